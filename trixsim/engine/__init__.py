@@ -1,0 +1,12 @@
+"""The rules engine: a state machine over a batch of games (see rules.py)."""
+
+from trixsim.engine.observation import Observation, observe
+from trixsim.engine.rules import (
+    IllegalActionError, legal_action_mask, pick_number, placeable, step,
+)
+from trixsim.engine.state import GameState, init
+
+__all__ = [
+    "GameState", "IllegalActionError", "Observation", "init", "legal_action_mask", "observe",
+    "pick_number", "placeable", "step",
+]
