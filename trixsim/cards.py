@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 import numpy as np
+from numba import njit
 
 Card = int
 """A card, 0..31 (suit * 8 + rank)."""
@@ -96,44 +97,56 @@ def popcount(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(masks)
 
 
-# SELECT[b, r] = position of the r-th set bit (0-based) of byte b, or 0 when there is none.
-_SELECT = np.zeros((256, 8), dtype=np.int64)
-for _b in range(256):
-    _pos = [i for i in range(8) if _b >> i & 1]
-    for _r, _p in enumerate(_pos):
-        _SELECT[_b, _r] = _p
+@njit(cache=True)
+def nth_card(mask: int, n: int) -> int:
+    """The n-th card (0-based, ascending) of a mask; -1 if it has fewer than n+1 cards."""
+    m = np.int64(mask)
+    k = 0
+    while m != 0:
+        low = m & -m
+        if k == n:
+            c = 0
+            while low > 1:
+                low >>= 1
+                c += 1
+            return c
+        m ^= low
+        k += 1
+    return -1
 
 
-def nth_set_bit(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """For each mask, the index of its n-th set bit (0-based, ascending); vectorised.
-
-    ``n`` must be below the mask's popcount.
-    """
-    masks = np.ascontiguousarray(masks, dtype=np.uint32)
-    by = masks.view(np.uint8).reshape(-1, 4)  # little-endian bytes, lowest first
-    if by.shape[0] and np.little_endian is False:  # pragma: no cover - big-endian hosts
-        by = by[:, ::-1]
-    cnt = np.bitwise_count(by).astype(np.int64)
-    cum = np.cumsum(cnt, axis=1)
-    n = np.asarray(n, dtype=np.int64)
-    byte = np.minimum((cum <= n[:, None]).sum(axis=1), 3)  # 3 only guards empty masks
-    rows = np.arange(by.shape[0])
-    before = cum[rows, byte] - cnt[rows, byte]
-    return byte * 8 + _SELECT[by[rows, byte], np.clip(n - before, 0, 7)]
+@njit(cache=True)
+def choose_uniform(masks: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Per row, a card (or action bit) uniform among the mask's set bits, drawn from the
+    uint64 key's high half by multiply-high; -1 for an empty mask."""
+    out = np.empty(masks.shape[0], dtype=np.int64)
+    for i in range(masks.shape[0]):
+        m = np.int64(masks[i])
+        cnt = 0
+        x = m
+        while x != 0:
+            x &= x - 1
+            cnt += 1
+        if cnt == 0:
+            out[i] = -1
+        else:
+            r = np.int64(((keys[i] >> np.uint64(32)) * np.uint64(cnt)) >> np.uint64(32))
+            out[i] = nth_card(m, r)
+    return out
 
 
 def lowest_card(masks: np.ndarray) -> np.ndarray:
     """Index of the lowest set bit of each non-zero mask."""
-    m = np.asarray(masks, dtype=np.uint32).astype(np.int64)
+    m = np.asarray(masks).astype(np.int64)
     return np.bitwise_count((m & -m) - 1).astype(np.int64)
 
 
 def highest_card(masks: np.ndarray) -> np.ndarray:
     """Index of the highest set bit of each non-zero mask."""
-    m = np.asarray(masks, dtype=np.uint32).astype(np.uint64)
-    m |= m >> 1
-    m |= m >> 2
-    m |= m >> 4
-    m |= m >> 8
-    m |= m >> 16
+    m = np.asarray(masks).astype(np.uint64)
+    m |= m >> np.uint64(1)
+    m |= m >> np.uint64(2)
+    m |= m >> np.uint64(4)
+    m |= m >> np.uint64(8)
+    m |= m >> np.uint64(16)
     return np.bitwise_count(m).astype(np.int64) - 1

@@ -1,26 +1,32 @@
 """Counter-based randomness: every random draw is a pure function of its coordinates.
 
 A deal depends only on (run seed, game index, contract number), and a strategy's draw only
-on (run seed, game index, decision number, stream), so results do not depend on batch
-size, worker count or chunking, and two strategies compared on one seed get the same deals.
-The mixer is SplitMix64's finaliser over a combination of the coordinates.
+on (run seed, game index, decision number), so results do not depend on batch size,
+worker count or chunking, and two strategies compared on one seed get the same deals.
+The mixer is SplitMix64's finaliser.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-_K = [np.uint64(k) for k in (0x9E3779B97F4A7C15, 0xD6E8FEB86659FD93, 0xA0761D6478BD642F,
-                              0xE7037ED1A0B428DB, 0x8EBC6AF09C88C6E3)]
+_K0 = np.uint64(0x9E3779B97F4A7C15)
+_K1 = np.uint64(0xD6E8FEB86659FD93)
+_K2 = np.uint64(0xA0761D6478BD642F)
+_K3 = np.uint64(0xE7037ED1A0B428DB)
+_K4 = np.uint64(0x8EBC6AF09C88C6E3)
 
 STREAM_DEAL = 1
 STREAM_FIRST_PICKER = 2
 STREAM_STRATEGY = 3
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
+@njit(cache=True)
+def mix64(x: np.uint64) -> np.uint64:
+    """SplitMix64's finaliser: a bijective, well-mixing map of 64-bit words."""
     x = x ^ (x >> np.uint64(30))
     x = x * _M1
     x = x ^ (x >> np.uint64(27))
@@ -28,53 +34,76 @@ def _mix(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
-def hash_keys(seed: int, *coords: np.ndarray | int) -> np.ndarray:
-    """A well-mixed uint64 per element from the seed and up to four coordinate arrays."""
-    x = _mix(np.asarray([(seed * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))
-    for k, c in zip(_K[1:], coords):
-        x = _mix(x ^ (np.asarray(c).astype(np.uint64) * k))
-    return x
+@njit(cache=True)
+def hash4(seed: int, stream: int, a: int, b: int) -> np.uint64:
+    """One uint64 from a seed, a stream id and two coordinates."""
+    x = mix64(np.uint64(seed) * _K0)
+    x = mix64(x ^ (np.uint64(stream) * _K1))
+    x = mix64(x ^ (np.uint64(a) * _K2))
+    return mix64(x ^ (np.uint64(b) * _K3))
 
 
-def uniform_below(keys: np.ndarray, n: np.ndarray | int) -> np.ndarray:
-    """Map uint64 keys to integers uniform in [0, n) (n <= 2**32; multiply-high method)."""
-    hi = keys >> np.uint64(32)
-    return ((hi * np.asarray(n).astype(np.uint64)) >> np.uint64(32)).astype(np.int64)
+@njit(cache=True)
+def below(key: np.uint64, n: int) -> int:
+    """An integer uniform in [0, n) from a uint64 key (multiply-high; n <= 2**32)."""
+    return int(((key >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-def first_pickers(seed: int, game_ids: np.ndarray) -> np.ndarray:
-    """The seat that picks first in each game, drawn at random."""
-    return uniform_below(hash_keys(seed, STREAM_FIRST_PICKER, game_ids), 4).astype(np.int8)
+@njit(cache=True)
+def hash_keys(seed: int, stream: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """hash4 over arrays of coordinates."""
+    out = np.empty(a.shape[0], dtype=np.uint64)
+    for i in range(a.shape[0]):
+        out[i] = hash4(seed, stream, a[i], b[i])
+    return out
 
 
-_COL_KEYS = np.arange(32, dtype=np.uint64) * _K[4]
-_CARD_IDS = np.arange(32, dtype=np.uint64)
-_CHUNK = 4096  # rows per block, so the (rows, 32) temporaries stay in cache
+@njit(cache=True)
+def uniform_below(keys: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``below`` over arrays: integers uniform in [0, n[i])."""
+    out = np.empty(keys.shape[0], dtype=np.int64)
+    for i in range(keys.shape[0]):
+        out[i] = below(keys[i], n[i])
+    return out
 
 
-def deal(seed: int, game_ids: np.ndarray, contract_nos: np.ndarray) -> np.ndarray:
-    """Uniform deals, a (n, 4) uint32 array of hand masks, one row per (game, contract).
+@njit(cache=True)
+def first_picker(seed: int, game_id: int) -> int:
+    """The seat that picks first in a game, drawn at random (RULES.md §3)."""
+    return below(hash4(seed, STREAM_FIRST_PICKER, game_id, 0), 4)
 
-    Each card gets a 42-bit counter-based random key (the card id fills the low bits, so
-    keys are distinct); sorting a row's keys gives a uniform permutation, and seat ``s``
-    receives the cards at sorted positions ``8s .. 8s+7``.
+
+@njit(cache=True)
+def deal_one(seed: int, game_id: int, contract_no: int, out: np.ndarray) -> None:
+    """Write one uniform deal into ``out`` (4 hand masks).
+
+    A Fisher-Yates shuffle of the 32 cards; each 64-bit counter-based draw gives two
+    32-bit halves, each mapped to [0, i] by multiply-high (bias below 2**-27). Seat ``s``
+    receives the cards at positions 8s .. 8s+7.
     """
-    n = len(game_ids)
-    base = hash_keys(seed, STREAM_DEAL, game_ids, contract_nos)
-    out = np.empty((n, 4), dtype=np.uint32)
-    for start in range(0, n, _CHUNK):
-        b = base[start:start + _CHUNK]
-        x = b[:, None] + _COL_KEYS[None, :]
-        x ^= x >> np.uint64(30)
-        x *= _M1
-        x ^= x >> np.uint64(27)
-        x *= _M2
-        x ^= x >> np.uint64(31)
-        x >>= np.uint64(22)
-        x <<= np.uint64(5)
-        x |= _CARD_IDS[None, :]
-        x.sort(axis=1)
-        cards = (x & np.uint64(31)).astype(np.uint32)
-        bits = (np.uint32(1) << cards).reshape(len(b), 4, 8)
-        out[start:start + len(b)] = np.bitwise_or.reduce(bits, axis=2)
+    base = hash4(seed, STREAM_DEAL, game_id, contract_no)
+    perm = np.arange(32)
+    x = np.uint64(0)
+    for i in range(31, 0, -1):
+        if i & 1:
+            x = mix64(base + np.uint64(i) * _K4)
+        else:
+            x = x << np.uint64(32)
+        j = below(x, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    for s in range(4):
+        m = np.uint32(0)
+        for k in range(8):
+            m |= np.uint32(1) << np.uint32(perm[8 * s + k])
+        out[s] = m
+
+
+@njit(cache=True)
+def deal(seed: int, game_ids: np.ndarray, contract_nos: np.ndarray) -> np.ndarray:
+    """Deals for many (game, contract) pairs: a (n, 4) uint32 array of hand masks."""
+    out = np.empty((game_ids.shape[0], 4), dtype=np.uint32)
+    for i in range(game_ids.shape[0]):
+        deal_one(seed, game_ids[i], contract_nos[i], out[i])
     return out

@@ -2,9 +2,9 @@
 
 from trixsim.engine.observation import Observation, observe
 from trixsim.engine.rules import (
-    IllegalActionError, legal_action_mask, pick_number, placeable, step,
+    IllegalActionError, init, legal_action_mask, pick_number, placeable, step,
 )
-from trixsim.engine.state import GameState, init
+from trixsim.engine.state import GameState
 
 __all__ = [
     "GameState", "IllegalActionError", "Observation", "init", "legal_action_mask", "observe",

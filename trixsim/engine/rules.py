@@ -2,39 +2,96 @@
 
 ``legal_action_mask`` says what the seat to act may do; ``step`` applies one action per
 game. Games in a batch move independently: one may be picking while another places a
-trix card. Section numbers refer to RULES.md part 2.
+trix card. The per-game logic is compiled (numba) and looped over the batch, so one rule
+text serves a batch of 100,000 games and a single interactive table alike. Section
+numbers refer to RULES.md part 2.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from trixsim import rng
-from trixsim.cards import BIT, DIAMOND_MASK, JACKS, KH_MASK, QUEENS, SUIT_MASK
-from trixsim.engine.state import GameState
+from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
+from trixsim.engine.state import COL, GameState, empty
+from trixsim.rng import deal_one, first_picker
 from trixsim.types import (
-    ALL_CONTRACTS, DAMET, DECLARE, DINERI, DONE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX,
+    DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX,
 )
 
-_U = np.uint32
-_NOT_LOW = _U(0xFEFEFEFE)  # clears bit 0 of every suit byte
-_NOT_HIGH = _U(0x7F7F7F7F)  # clears bit 7 of every suit byte
-_JACKS = _U(JACKS)
-_D = _U(DIAMOND_MASK)
-_Q = _U(QUEENS)
-_KH = _U(KH_MASK)
-_TRIX_BIT = np.uint8(1 << TRIX)
-_BIT8 = np.array([1 << k for k in range(8)], dtype=np.uint8)
-_SEATS = np.arange(4)
-_OFFSETS = np.arange(4)
+_TRIX_BIT = 1 << TRIX
+
+# Column offsets of the state rows (compile-time constants in the kernels).
+SEED = COL["seed"]
+GAME_ID = COL["game_id"]
+FIRST_PICKER = COL["first_picker"]
+CONTRACT_NO = COL["contract_no"]
+USED = COL["used"]
+TOTALS = COL["totals"]
+PHASE = COL["phase"]
+TURN = COL["turn"]
+PLY = COL["ply"]
+PICKER = COL["picker"]
+CONTRACT = COL["contract"]
+HANDS = COL["hands"]
+PLAYED_BY = COL["played_by"]
+PLAYED = COL["played"]
+WON = COL["won"]
+TRICKS = COL["tricks"]
+TRICK_NO = COL["trick_no"]
+TRICK_CARDS = COL["trick_cards"]
+TRICK_N = COL["trick_n"]
+LEADER = COL["leader"]
+BEST_CARD = COL["best_card"]
+BEST_SEAT = COL["best_seat"]
+LAST_WINNER = COL["last_winner"]
+DECLARED = COL["declared"]
+OUT_FIRST = COL["out_first"]
+POINTS = COL["points"]
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow in the game's current state."""
+    """Actions that the rules do not allow in the games' current state."""
 
     def __init__(self, message: str, games: np.ndarray) -> None:
         super().__init__(message)
         self.games = games
+
+
+@njit(cache=True)
+def popcount(x: int) -> int:
+    """Number of set bits of a non-negative int below 2**32."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def placeable_one(placed: int) -> int:
+    """Cards that may go on the trix stacks given the cards already placed (§11).
+
+    A started suit's placed cards are a run of rank indices around its jack, so the next
+    card up is the bit above the run and the next card down the bit below it; a suit is
+    started exactly when its jack is placed.
+    """
+    up = (placed << 1) & ~placed & 0xFEFEFEFE
+    down = (placed >> 1) & ~placed & 0x7F7F7F7F
+    return (JACKS & ~placed) | up | down
+
+
+@njit(cache=True)
+def _placeable_many(placed: np.ndarray, out: np.ndarray) -> None:
+    for i in range(placed.shape[0]):
+        out[i] = placeable_one(np.int64(placed[i]))
+
+
+def placeable(placed: np.ndarray) -> np.ndarray:
+    """``placeable_one`` over an array of placed-card masks (uint32 result)."""
+    p = np.ascontiguousarray(placed, dtype=np.uint32).ravel()
+    out = np.empty(p.shape[0], dtype=np.uint32)
+    _placeable_many(p, out)
+    return out.reshape(np.shape(placed))
 
 
 def pick_number(st: GameState, idx: np.ndarray | slice = slice(None)) -> np.ndarray:
@@ -42,258 +99,317 @@ def pick_number(st: GameState, idx: np.ndarray | slice = slice(None)) -> np.ndar
     return st.contract_no[idx] // 4 + 1
 
 
-def placeable(placed: np.ndarray) -> np.ndarray:
-    """Cards that may go on the trix stacks given the cards already placed (§11).
-
-    A started suit's placed cards are a run of rank indices around the jack, so the next
-    card up is the bit above the run and the next card down the bit below it; a suit is
-    started exactly when its jack is placed.
-    """
-    p = np.asarray(placed).astype(_U, copy=False)
-    up = (p << 1) & ~p & _NOT_LOW
-    down = (p >> 1) & ~p & _NOT_HIGH
-    return (_JACKS & ~p) | up | down
-
-
-def _pick_mask(st: GameState, i: np.ndarray, hand: np.ndarray) -> np.ndarray:
+@njit(cache=True)
+def _pick_mask(S: np.ndarray, g: int, hand: int) -> int:
     """Contracts the picker may choose (§3), as a mask over contract ids."""
-    avail = ~st.used[i, st.picker[i]] & np.uint8(ALL_CONTRACTS)
-    pn = pick_number(st, i)
-    no_jack = (hand & _JACKS) == 0
-    avail = np.where((pn <= 5) & no_jack, avail & ~_TRIX_BIT, avail)
-    avail = np.where((pn == 6) & ((avail & _TRIX_BIT) != 0), _TRIX_BIT, avail)
-    return avail.astype(_U)
+    avail = ~np.int64(S[g, USED + S[g, PICKER]]) & 0x7F
+    pn = S[g, CONTRACT_NO] // 4 + 1
+    if pn <= 5 and (hand & JACKS) == 0:
+        avail &= ~_TRIX_BIT
+    elif pn == 6 and (avail & _TRIX_BIT) != 0:
+        avail = _TRIX_BIT
+    return avail
+
+
+@njit(cache=True)
+def legal_one(S: np.ndarray, g: int) -> int:
+    """The legal action mask of game ``g`` (see legal_action_mask)."""
+    ph = S[g, PHASE]
+    if ph == DONE:
+        return 0
+    hand = np.int64(S[g, HANDS + S[g, TURN]])
+    if ph == PLAY:
+        if S[g, TRICK_N] == 0:
+            return hand
+        follow = hand & (0xFF << (8 * (S[g, BEST_CARD] >> 3)))
+        return follow if follow != 0 else hand
+    if ph == PLACE:
+        return hand & placeable_one(np.int64(S[g, PLAYED]))
+    if ph == PICK:
+        return _pick_mask(S, g, hand)
+    return 3
+
+
+@njit(cache=True)
+def _legal_many(S: np.ndarray, out: np.ndarray) -> None:
+    for g in range(out.shape[0]):
+        out[g] = legal_one(S, g)
 
 
 def legal_action_mask(st: GameState) -> np.ndarray:
     """Per game, the legal actions of the seat to act as a uint32 mask over action values.
 
     PICK: bit k = contract k. DECLARE: bit 0 = keep quiet, bit 1 = declare. PLAY, PLACE:
-    bit c = card c. An empty mask in PLACE means the seat must pass; DONE games get 0.
+    bit c = card c. An empty mask in PLACE means the seat must pass (action PASS); DONE
+    games get 0.
     """
-    b = st.batch_size
-    rows = np.arange(b)
-    hand = st.hands[rows, st.turn]
-    out = np.zeros(b, dtype=_U)
-    ph = st.phase
-    i = np.flatnonzero(ph == PLAY)
-    if i.size:
-        h = hand[i]
-        follow = h & SUIT_MASK[st.best_card[i] >> 3]
-        out[i] = np.where((st.trick_n[i] == 0) | (follow == 0), h, follow)
-    i = np.flatnonzero(ph == PLACE)
-    if i.size:
-        out[i] = hand[i] & placeable(st.played[i])
-    i = np.flatnonzero(ph == PICK)
-    if i.size:
-        out[i] = _pick_mask(st, i, hand[i])
-    out[ph == DECLARE] = 3
+    out = np.empty(st.batch_size, dtype=np.uint32)
+    _legal_many(st.data, out)
     return out
 
 
-def start_contract(st: GameState, idx: np.ndarray) -> None:
+@njit(cache=True)
+def start_contract(S: np.ndarray, g: int) -> None:
     """Deal a fresh contract (§2) and wait for its picker (§3)."""
-    if not idx.size:
-        return
-    cn = st.contract_no[idx]
-    st.hands[idx] = rng.deal(st.seed, st.game_id[idx], cn)
-    pk = ((st.first_picker[idx] + cn) % 4).astype(np.int8)
-    st.picker[idx] = pk
-    st.turn[idx] = pk
-    st.leader[idx] = pk
-    st.phase[idx] = PICK
-    st.contract[idx] = -1
-    for arr in (st.played_by, st.played, st.won, st.tricks, st.trick_no, st.trick_n,
-                st.trick_mask):
-        arr[idx] = 0
-    for arr in (st.trick_cards, st.best_card, st.best_seat, st.last_winner, st.declared,
-                st.out_first):
-        arr[idx] = -1
+    cn = S[g, CONTRACT_NO]
+    deal_one(S[g, SEED], S[g, GAME_ID], cn, S[g, HANDS:HANDS + 4])
+    pk = (S[g, FIRST_PICKER] + cn) % 4
+    S[g, PICKER] = pk
+    S[g, TURN] = pk
+    S[g, LEADER] = pk
+    S[g, PHASE] = PICK
+    S[g, CONTRACT] = -1
+    S[g, PLAYED] = 0
+    S[g, TRICK_NO] = 0
+    S[g, TRICK_N] = 0
+    S[g, BEST_CARD] = -1
+    S[g, BEST_SEAT] = -1
+    S[g, LAST_WINNER] = -1
+    S[g, DECLARED] = -1
+    S[g, OUT_FIRST] = -1
+    for s in range(4):
+        S[g, PLAYED_BY + s] = 0
+        S[g, WON + s] = 0
+        S[g, TRICKS + s] = 0
+        S[g, TRICK_CARDS + s] = -1
 
 
-def check_actions(st: GameState, actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Indices of the running games whose action is not legal (empty when all are)."""
-    a = actions
-    is_pass = a == PASS
-    in_mask = ((legal >> np.clip(a, 0, 31).astype(_U)) & 1) == 1
-    ok = np.where(is_pass, (st.phase == PLACE) & (legal == 0), (a >= 0) & (a < 32) & in_mask)
-    return np.flatnonzero((st.phase != DONE) & ~ok)
+@njit(cache=True)
+def _init_many(S: np.ndarray) -> None:
+    for g in range(S.shape[0]):
+        S[g, FIRST_PICKER] = first_picker(S[g, SEED], S[g, GAME_ID])
+        start_contract(S, g)
 
 
-def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) -> None:
+def init(seed: int, game_ids: np.ndarray | list[int] | range) -> GameState:
+    """New games with the given global indices, dealt and waiting for the first pick."""
+    st = empty(seed, np.asarray(game_ids, dtype=np.int64))
+    _init_many(st.data)
+    return st
+
+
+@njit(cache=True)
+def _is_legal(S: np.ndarray, g: int, a: int) -> bool:
+    lm = legal_one(S, g)
+    if a == PASS:
+        return S[g, PHASE] == PLACE and lm == 0
+    return 0 <= a < 32 and ((lm >> a) & 1) == 1
+
+
+@njit(cache=True)
+def _step_many(S: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """Check every action, then apply them all; returns the illegal games (none applied)."""
+    bad = []
+    for g in range(actions.shape[0]):
+        if S[g, PHASE] != DONE and not _is_legal(S, g, actions[g]):
+            bad.append(g)
+    if len(bad) == 0:
+        for g in range(actions.shape[0]):
+            if S[g, PHASE] != DONE:
+                step_one(S, g, actions[g])
+    out = np.empty(len(bad), dtype=np.int64)
+    for k in range(len(bad)):
+        out[k] = bad[k]
+    return out
+
+
+def step(st: GameState, actions: np.ndarray) -> None:
     """Apply one action per game, in place. DONE games ignore their action.
 
-    ``legal`` may pass the mask already computed for this state. An action the rules do
-    not allow raises IllegalActionError naming the games; the state is then unchanged.
+    If any action is not legal, IllegalActionError names those games and nothing is applied.
     """
-    a = np.asarray(actions, dtype=np.int64)
+    a = np.ascontiguousarray(actions, dtype=np.int64)
     if a.shape != (st.batch_size,):
         raise IllegalActionError(f"expected {st.batch_size} actions, got shape {a.shape}",
                                  np.arange(st.batch_size))
-    if legal is None:
-        legal = legal_action_mask(st)
-    bad = check_actions(st, a, legal)
+    bad = _step_many(st.data, a)
     if bad.size:
+        g = int(bad[0])
         raise IllegalActionError(
-            f"illegal action {int(a[bad[0]])} in game {int(st.game_id[bad[0]])}", bad)
-    ph = st.phase
-    groups = [(np.flatnonzero(ph == p), f) for p, f in
-              ((PICK, _pick), (DECLARE, _declare), (PLAY, _play), (PLACE, _place))]
-    st.ply[ph != DONE] += 1
-    for i, apply in groups:
-        if i.size:
-            apply(st, i, a[i])
+            f"illegal action {int(a[g])} in game {int(S[g, GAME_ID])}", bad)
 
 
-def _pick(st: GameState, i: np.ndarray, a: np.ndarray) -> None:
+@njit(cache=True)
+def step_one(S: np.ndarray, g: int, a: int) -> None:
+    """Apply a legal action to game ``g``."""
+    S[g, PLY] += 1
+    ph = S[g, PHASE]
+    if ph == PLAY:
+        _play(S, g, a)
+    elif ph == PLACE:
+        _place(S, g, a)
+    elif ph == PICK:
+        _pick(S, g, a)
+    else:
+        S[g, DECLARED] = S[g, TURN] if a == 1 else -1
+        S[g, PHASE] = PLAY
+
+
+@njit(cache=True)
+def _pick(S: np.ndarray, g: int, a: int) -> None:
     """The picker names a contract (§3); trix starts with its starter (§11)."""
-    st.contract[i] = a
-    pk = st.picker[i]
-    st.used[i, pk] |= _BIT8[a]
-    trix = a == TRIX
-    it = i[trix]
-    if it.size:
-        order = (pk[trix, None].astype(np.int64) + _OFFSETS) % 4
-        has_jack = (st.hands[it[:, None], order] & _JACKS) != 0
-        st.turn[it] = order[np.arange(it.size), np.argmax(has_jack, axis=1)]
-        st.phase[it] = PLACE
-    _enter_play_turn(st, i[~trix])
+    S[g, CONTRACT] = a
+    pk = S[g, PICKER]
+    S[g, USED + pk] |= 1 << a
+    if a == TRIX:
+        for k in range(4):
+            s = (pk + k) % 4
+            if (np.int64(S[g, HANDS + s]) & JACKS) != 0:
+                S[g, TURN] = s
+                break
+        S[g, PHASE] = PLACE
+    else:
+        _enter_play_turn(S, g)
 
 
-def _enter_play_turn(st: GameState, i: np.ndarray) -> None:
+@njit(cache=True)
+def _enter_play_turn(S: np.ndarray, g: int) -> None:
     """The seat in ``turn`` is about to play: the K♥ holder first decides to declare (§5)."""
-    if not i.size:
-        return
-    t = st.turn[i]
-    c = st.contract[i]
-    need = (((c == RAY) | (c == GENERAL)) & ((st.hands[i, t] & _KH) != 0)
-            & (st.played_by[i, t] == 0))
-    st.phase[i] = np.where(need, DECLARE, PLAY)
+    t = S[g, TURN]
+    c = S[g, CONTRACT]
+    if ((c == RAY or c == GENERAL) and (np.int64(S[g, HANDS + t]) & KH_MASK) != 0
+            and S[g, PLAYED_BY + t] == 0):
+        S[g, PHASE] = DECLARE
+    else:
+        S[g, PHASE] = PLAY
 
 
-def _declare(st: GameState, i: np.ndarray, a: np.ndarray) -> None:
-    """Record the K♥ holder's choice (1 = declare); the holder then plays."""
-    st.declared[i] = np.where(a == 1, st.turn[i], -1)
-    st.phase[i] = PLAY
-
-
-def _play(st: GameState, i: np.ndarray, a: np.ndarray) -> None:
+@njit(cache=True)
+def _play(S: np.ndarray, g: int, a: int) -> None:
     """Play a card to the current trick; the highest card of the suit led wins it."""
-    t = st.turn[i]
-    bit = BIT[a]
-    st.hands[i, t] &= ~bit
-    st.played_by[i, t] |= bit
-    st.played[i] |= bit
-    n = st.trick_n[i]
-    st.trick_cards[i, n] = a
-    st.trick_mask[i] |= bit
-    best = st.best_card[i]
-    better = (n == 0) | (((a >> 3) == (best >> 3)) & (a > best))
-    st.best_card[i] = np.where(better, a, best)
-    st.best_seat[i] = np.where(better, t, st.best_seat[i])
-    n1 = n + 1
-    st.trick_n[i] = n1
-    full = n1 == 4
-    nxt = i[~full]
-    if nxt.size:
-        st.turn[nxt] = (t[~full] + 1) % 4
-        _enter_play_turn(st, nxt)
-    j = i[full]
-    if j.size:
-        _complete_trick(st, j)
+    t = S[g, TURN]
+    bit = np.int64(1) << a
+    S[g, HANDS + t] = np.int64(S[g, HANDS + t]) & ~bit
+    S[g, PLAYED_BY + t] = np.int64(S[g, PLAYED_BY + t]) | bit
+    S[g, PLAYED] = np.int64(S[g, PLAYED]) | bit
+    n = S[g, TRICK_N]
+    S[g, TRICK_CARDS + n] = a
+    best = S[g, BEST_CARD]
+    if n == 0 or ((a >> 3) == (best >> 3) and a > best):
+        S[g, BEST_CARD] = a
+        S[g, BEST_SEAT] = t
+    n += 1
+    S[g, TRICK_N] = n
+    if n < 4:
+        S[g, TURN] = (t + 1) % 4
+        _enter_play_turn(S, g)
+    else:
+        _complete_trick(S, g)
 
 
-def _complete_trick(st: GameState, j: np.ndarray) -> None:
+@njit(cache=True)
+def _complete_trick(S: np.ndarray, g: int) -> None:
     """The winner takes the trick and leads next; early ends are checked (§6)."""
-    w = st.best_seat[j]
-    st.tricks[j, w] += 1
-    st.won[j, w] |= st.trick_mask[j]
-    st.trick_no[j] += 1
-    st.last_winner[j] = w
-    st.leader[j] = w
-    st.turn[j] = w
-    st.trick_n[j] = 0
-    st.trick_mask[j] = 0
-    st.trick_cards[j] = -1
-    st.best_card[j] = -1
-    st.best_seat[j] = -1
-    c = st.contract[j]
-    pl = st.played[j]
-    end = ((st.trick_no[j] == 8)
-           | ((c == DINERI) & ((pl & _D) == _D))
-           | ((c == DAMET) & ((pl & _Q) == _Q))
-           | ((c == RAY) & ((pl & _KH) != 0)))
-    _enter_play_turn(st, j[~end])
-    e = j[end]
-    if e.size:
-        _finish_contract(st, e, trick_points(st, e))
+    w = S[g, BEST_SEAT]
+    S[g, TRICKS + w] += 1
+    m = np.int64(S[g, WON + w])
+    for k in range(4):
+        m |= np.int64(1) << S[g, TRICK_CARDS + k]
+        S[g, TRICK_CARDS + k] = -1
+    S[g, WON + w] = m
+    S[g, TRICK_NO] += 1
+    S[g, LAST_WINNER] = w
+    S[g, LEADER] = w
+    S[g, TURN] = w
+    S[g, TRICK_N] = 0
+    S[g, BEST_CARD] = -1
+    S[g, BEST_SEAT] = -1
+    c = S[g, CONTRACT]
+    pl = np.int64(S[g, PLAYED])
+    if (S[g, TRICK_NO] == 8
+            or (c == DINERI and (pl & DIAMOND_MASK) == DIAMOND_MASK)
+            or (c == DAMET and (pl & QUEENS) == QUEENS)
+            or (c == RAY and (pl & KH_MASK) != 0)):
+        trick_points(S, g)
+        _finish_contract(S, g)
+    else:
+        _enter_play_turn(S, g)
 
 
-def trick_points(st: GameState, e: np.ndarray) -> np.ndarray:
-    """Points of finished trick contracts (§4-§8), multipliers and the −50 included."""
-    won = st.won[e]
-    tricks = st.tricks[e].astype(np.int32)
-    rows = np.arange(e.size)
-    nd = np.bitwise_count(won & _D).astype(np.int32)
-    dineri = np.where(nd == 8, 150, 10 * nd)
-    damet = 20 * np.bitwise_count(won & _Q).astype(np.int32)
-    pli = np.where(tricks == 8, 150, 10 * tricks)
-    farcha = np.where(_SEATS[None, :] == st.last_winner[e][:, None], 100, 0)
-    decl = st.declared[e]
-    has_kh = (won & _KH) != 0
-    ray = np.where(has_kh, np.where(decl >= 0, 200, 100)[:, None], 0)
-    general = np.where(tricks == 8, 0, dineri + damet + pli + farcha + ray)
-    parts = np.stack([dineri, damet, pli, farcha, ray, general])
-    pts = parts[st.contract[e], rows].astype(np.int32)
-    pts[rows, st.picker[e]] *= np.where(pick_number(st, e) == 7, 4, 2).astype(np.int32)
-    d = np.flatnonzero(decl >= 0)
-    holder = decl[d]
-    lost = ~has_kh[d, holder]
-    pts[d[lost], holder[lost]] -= 50
-    return pts
+@njit(cache=True)
+def trick_points(S: np.ndarray, g: int) -> None:
+    """Write the points of a finished trick contract (§4-§8) into ``S[g, POINTS]``."""
+    c = S[g, CONTRACT]
+    decl = S[g, DECLARED]
+    mult = 4 if S[g, CONTRACT_NO] // 4 + 1 == 7 else 2
+    for s in range(4):
+        won = np.int64(S[g, WON + s])
+        tr = np.int64(S[g, TRICKS + s])
+        nd = popcount(won & DIAMOND_MASK)
+        dineri = 150 if nd == 8 else 10 * nd
+        damet = 20 * popcount(won & QUEENS)
+        pli = 150 if tr == 8 else 10 * tr
+        farcha = 100 if S[g, LAST_WINNER] == s else 0
+        ray = 0
+        if (won & KH_MASK) != 0:
+            ray = 200 if decl >= 0 else 100
+        if c == DINERI:
+            p = dineri
+        elif c == DAMET:
+            p = damet
+        elif c == PLI:
+            p = pli
+        elif c == FARCHA:
+            p = farcha
+        elif c == RAY:
+            p = ray
+        else:
+            p = 0 if tr == 8 else dineri + damet + pli + farcha + ray
+        if s == S[g, PICKER]:
+            p *= mult
+        S[g, POINTS + s] = p
+    if decl >= 0 and (np.int64(S[g, WON + decl]) & KH_MASK) == 0:
+        S[g, POINTS + decl] -= 50
 
 
-def _place(st: GameState, i: np.ndarray, a: np.ndarray) -> None:
-    """Place a trix card or pass (§11); an ace gives another turn, empty hands are skipped."""
-    t = st.turn[i]
-    placing = a != PASS
-    ip, tp, ap = i[placing], t[placing], a[placing]
-    finished = np.zeros(i.size, dtype=bool)
-    again = np.zeros(i.size, dtype=bool)
-    if ip.size:
-        bit = BIT[ap]
-        st.hands[ip, tp] &= ~bit
-        st.played_by[ip, tp] |= bit
-        st.played[ip] |= bit
-        emptied = st.hands[ip, tp] == 0
-        had_first = st.out_first[ip] >= 0
-        sec = emptied & had_first
-        first = emptied & ~had_first
-        st.out_first[ip[first]] = tp[first]
-        finished[placing] = sec
-        again[placing] = ((ap & 7) == 7) & ~emptied
-        e = ip[sec]
-        if e.size:
-            pts = np.zeros((e.size, 4), dtype=np.int32)
-            rows = np.arange(e.size)
-            pts[rows, st.out_first[e]] = -100
-            pts[rows, tp[sec]] = -50
-            _finish_contract(st, e, pts)
-    move = ~finished & ~again
-    m = i[move]
-    if m.size:
-        order = (t[move, None].astype(np.int64) + _OFFSETS + 1) % 4
-        nonempty = st.hands[m[:, None], order] != 0
-        st.turn[m] = order[np.arange(m.size), np.argmax(nonempty, axis=1)]
+@njit(cache=True)
+def _next_holder(S: np.ndarray, g: int, t: int) -> None:
+    """Turn passes to the next seat after ``t`` that still holds cards (§11)."""
+    for k in range(1, 5):
+        s = (t + k) % 4
+        if S[g, HANDS + s] != 0:
+            S[g, TURN] = s
+            return
 
 
-def _finish_contract(st: GameState, e: np.ndarray, pts: np.ndarray) -> None:
+@njit(cache=True)
+def _place(S: np.ndarray, g: int, a: int) -> None:
+    """Place a trix card or pass (§11); an ace gives another turn; stop at the second out."""
+    t = S[g, TURN]
+    if a == PASS:
+        _next_holder(S, g, t)
+        return
+    bit = np.int64(1) << a
+    S[g, HANDS + t] = np.int64(S[g, HANDS + t]) & ~bit
+    S[g, PLAYED_BY + t] = np.int64(S[g, PLAYED_BY + t]) | bit
+    S[g, PLAYED] = np.int64(S[g, PLAYED]) | bit
+    if S[g, HANDS + t] == 0:
+        if S[g, OUT_FIRST] >= 0:
+            for s in range(4):
+                S[g, POINTS + s] = 0
+            S[g, POINTS + S[g, OUT_FIRST]] = -100
+            S[g, POINTS + t] = -50
+            _finish_contract(S, g)
+            return
+        S[g, OUT_FIRST] = t
+        _next_holder(S, g, t)
+    elif (a & 7) != 7:
+        _next_holder(S, g, t)
+
+
+@njit(cache=True)
+def _finish_contract(S: np.ndarray, g: int) -> None:
     """Add the points, apply the 1000 rule, end the game or deal the next contract (§9)."""
-    st.points[e] = pts
-    tot = st.totals[e] + pts
-    tot[tot == 1000] = 0
-    st.totals[e] = tot
-    st.contract_no[e] += 1
-    over = (tot > 1000).any(axis=1) | (st.contract_no[e] >= 28)
-    st.phase[e[over]] = DONE
-    start_contract(st, e[~over])
+    over = False
+    for s in range(4):
+        v = S[g, TOTALS + s] + S[g, POINTS + s]
+        if v == 1000:
+            v = 0
+        S[g, TOTALS + s] = v
+        if v > 1000:
+            over = True
+    S[g, CONTRACT_NO] += 1
+    if over or S[g, CONTRACT_NO] >= 28:
+        S[g, PHASE] = DONE
+    else:
+        start_contract(S, g)

@@ -1,90 +1,101 @@
-"""The state of a batch of games: a struct of numpy arrays, one row per game."""
+"""The state of a batch of games: one int64 row per game, one column (or four) per field.
+
+One 2-D array, not many, so the compiled rule kernels take a single argument and a
+game's whole state sits in a few adjacent cache lines. ``GameState`` gives each field a
+name: ``st.hands`` is a (B, 4) view, ``st.phase`` a (B,) view, both writable.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-
 import numpy as np
 
-from trixsim import rng
-from trixsim.types import PICK
+FIELDS: tuple[tuple[str, int, int, str], ...] = (
+    # name, width, initial value, meaning
+    ("seed", 1, 0, "the run seed"),
+    ("game_id", 1, 0, "global game index, the key of all randomness"),
+    ("first_picker", 1, 0, "seat that picked first"),
+    ("contract_no", 1, 0, "0-based index of the current contract; contracts played once done"),
+    ("used", 4, 0, "per seat: bit k set once contract k is used"),
+    ("totals", 4, 0, "per seat: running totals"),
+    ("phase", 1, 0, "decision the seat to act must take (PICK..PLACE) or DONE"),
+    ("turn", 1, 0, "seat to act"),
+    ("ply", 1, 0, "decisions taken so far in the game"),
+    ("picker", 1, 0, "picker of the current contract"),
+    ("contract", 1, -1, "current contract id, -1 until picked"),
+    ("hands", 4, 0, "per seat: cards still held (the only hidden field)"),
+    ("played_by", 4, 0, "per seat: cards played or placed this contract"),
+    ("played", 1, 0, "all cards played or placed this contract"),
+    ("won", 4, 0, "per seat: cards taken in completed tricks"),
+    ("tricks", 4, 0, "per seat: tricks taken this contract"),
+    ("trick_no", 1, 0, "completed tricks this contract"),
+    ("trick_cards", 4, -1, "current trick in playing order, -1 empty"),
+    ("trick_n", 1, 0, "cards in the current trick"),
+    ("leader", 1, 0, "leader of the current trick"),
+    ("best_card", 1, -1, "card winning the current trick, -1 none"),
+    ("best_seat", 1, -1, "seat winning the current trick, -1 none"),
+    ("last_winner", 1, -1, "winner of the last completed trick, -1 none"),
+    ("declared", 1, -1, "seat that declared the king of hearts, -1 none"),
+    ("out_first", 1, -1, "trix: first seat out, -1 none"),
+    ("points", 4, 0, "per seat: points of the last finished contract"),
+)
+
+COL: dict[str, int] = {}
+_off = 0
+for _name, _width, _init, _doc in FIELDS:
+    COL[_name] = _off
+    _off += _width
+WIDTH = _off
+_INIT_ROW = np.concatenate([np.full(w, v, dtype=np.int64) for _, w, v, _ in FIELDS])
 
 
-@dataclass
+def _field(name: str, width: int, doc: str) -> property:
+    off = COL[name]
+    if width == 1:
+        return property(lambda self: self.data[:, off], doc=doc)
+    return property(lambda self: self.data[:, off:off + width], doc=doc)
+
+
 class GameState:
-    """B independent games. Every array has the batch as its first axis.
+    """B independent games; ``data`` is the (B, WIDTH) int64 array the kernels work on.
 
     Hidden information lives only in ``hands``; everything else is public (RULES.md §12)
-    or derivable from public events. Seats index the last axis of (B, 4) arrays.
+    or derivable from public events.
     """
 
-    seed: int
-    game_id: np.ndarray  # int64: global game index, the key of all randomness
-    first_picker: np.ndarray  # int8
-    contract_no: np.ndarray  # int16: 0-based index of the current contract (0..27)
-    used: np.ndarray  # (B, 4) uint8: bit k set when seat has played contract k
-    totals: np.ndarray  # (B, 4) int32
-    phase: np.ndarray  # int8: the decision the seat to act must take, or DONE
-    turn: np.ndarray  # int8: the seat to act
-    ply: np.ndarray  # int32: decisions taken so far in the game
-    picker: np.ndarray  # int8
-    contract: np.ndarray  # int8: -1 until picked
-    hands: np.ndarray  # (B, 4) uint32: cards still held (hidden)
-    played_by: np.ndarray  # (B, 4) uint32: cards each seat has played/placed this contract
-    played: np.ndarray  # uint32: every card played/placed this contract
-    won: np.ndarray  # (B, 4) uint32: cards each seat took in completed tricks
-    tricks: np.ndarray  # (B, 4) int8: tricks taken this contract
-    trick_no: np.ndarray  # int8: completed tricks this contract
-    trick_cards: np.ndarray  # (B, 4) int8: current trick in playing order, -1 empty
-    trick_n: np.ndarray  # int8: cards in the current trick
-    trick_mask: np.ndarray  # uint32: cards in the current trick
-    leader: np.ndarray  # int8: leader of the current trick
-    best_card: np.ndarray  # int8: card currently winning the trick
-    best_seat: np.ndarray  # int8: seat currently winning the trick
-    last_winner: np.ndarray  # int8: winner of the last completed trick, -1 none
-    declared: np.ndarray  # int8: seat that declared the king of hearts, -1 none
-    out_first: np.ndarray  # int8: trix: first seat out, -1 none
-    points: np.ndarray  # (B, 4) int32: points of the last finished contract
+    __slots__ = ("data",)
+
+    def __init__(self, data: np.ndarray) -> None:
+        if data.ndim != 2 or data.shape[1] != WIDTH or data.dtype != np.int64:
+            raise ValueError("state data must be a (B, WIDTH) int64 array")
+        self.data = data
 
     @property
     def batch_size(self) -> int:
         """Number of games in the batch."""
-        return len(self.game_id)
+        return self.data.shape[0]
+
+    @property
+    def run_seed(self) -> int:
+        """The run seed as a Python int."""
+        return int(self.data[0, COL["seed"]]) if self.batch_size else 0
 
     def copy(self) -> GameState:
-        """A deep copy (arrays copied)."""
-        return dataclasses.replace(
-            self, **{f.name: getattr(self, f.name).copy() for f in dataclasses.fields(self)
-                     if isinstance(getattr(self, f.name), np.ndarray)})
+        """A deep copy."""
+        return GameState(self.data.copy())
 
     def take(self, idx: np.ndarray) -> GameState:
         """A new state holding only the games at ``idx``."""
-        return dataclasses.replace(
-            self, **{f.name: getattr(self, f.name)[idx] for f in dataclasses.fields(self)
-                     if isinstance(getattr(self, f.name), np.ndarray)})
+        return GameState(np.ascontiguousarray(self.data[idx]))
 
 
-def init(seed: int, game_ids: np.ndarray | list[int] | range) -> GameState:
-    """New games with the given global indices, dealt and waiting for the first pick."""
+for _name, _width, _init, _doc in FIELDS:
+    setattr(GameState, _name, _field(_name, _width, _doc))
+
+
+def empty(seed: int, game_ids: np.ndarray) -> GameState:
+    """Initial rows for the given games (no deal yet); see ``rules.init``."""
     gid = np.asarray(game_ids, dtype=np.int64)
-    b = len(gid)
-
-    def z(dtype, *shape: int, fill: int = 0) -> np.ndarray:
-        return np.full((b, *shape), fill, dtype=dtype)
-
-    st = GameState(
-        seed=int(seed), game_id=gid, first_picker=rng.first_pickers(seed, gid),
-        contract_no=z(np.int16), used=z(np.uint8, 4), totals=z(np.int32, 4),
-        phase=z(np.int8, fill=PICK), turn=z(np.int8), ply=z(np.int32), picker=z(np.int8),
-        contract=z(np.int8, fill=-1), hands=z(np.uint32, 4), played_by=z(np.uint32, 4),
-        played=z(np.uint32), won=z(np.uint32, 4), tricks=z(np.int8, 4), trick_no=z(np.int8),
-        trick_cards=z(np.int8, 4, fill=-1), trick_n=z(np.int8), trick_mask=z(np.uint32),
-        leader=z(np.int8), best_card=z(np.int8), best_seat=z(np.int8),
-        last_winner=z(np.int8, fill=-1), declared=z(np.int8, fill=-1),
-        out_first=z(np.int8, fill=-1), points=z(np.int32, 4),
-    )
-    from trixsim.engine.rules import start_contract
-
-    start_contract(st, np.arange(b))
-    return st
+    data = np.tile(_INIT_ROW, (len(gid), 1))
+    data[:, COL["seed"]] = seed
+    data[:, COL["game_id"]] = gid
+    return GameState(data)
