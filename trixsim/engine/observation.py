@@ -1,78 +1,135 @@
 """Per-seat observations: exactly what RULES.md §12 lets a player know, nothing more.
 
-An Observation copies public fields and the acting seat's own hand out of the state; it
-holds no reference to the state, so other seats' hidden cards cannot be reached from it.
+An Observation keeps a private copy of the state rows of its games with the hidden parts
+scrubbed (other seats' hands, and the run seed from which deals could be recomputed), and
+no reference to the state, so other seats' hidden cards cannot be reached from it.
+Fields are read-only views of that copy, made on first use.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, fields
 
 import numpy as np
 
 from trixsim import rng
 from trixsim.engine.state import COL, GameState
 
+_H = COL["hands"]
+_SEED = COL["seed"]
 
-@dataclass(frozen=True)
+# field name -> (column, width, meaning); every public field of the state
+_PUBLIC: dict[str, tuple[int, int, str]] = {
+    "game": (COL["game_id"], 1, "global game index"),
+    "seat": (COL["turn"], 1, "the seat deciding"),
+    "decision": (COL["phase"], 1, "PICK, DECLARE, PLAY or PLACE"),
+    "contract_no": (COL["contract_no"], 1, "0-based contract index in the game (0..27)"),
+    "first_picker": (COL["first_picker"], 1, "seat that picked first in the game"),
+    "picker": (COL["picker"], 1, "picker of this contract"),
+    "contract": (COL["contract"], 1, "contract id, -1 while picking"),
+    "used": (COL["used"], 4, "(n, 4): contracts each seat has used (bit per id)"),
+    "totals": (COL["totals"], 4, "(n, 4): running totals"),
+    "played_by": (COL["played_by"], 4, "(n, 4): cards each seat played/placed this contract"),
+    "played": (COL["played"], 1, "all cards played/placed this contract"),
+    "won": (COL["won"], 4, "(n, 4): cards each seat took in completed tricks"),
+    "tricks": (COL["tricks"], 4, "(n, 4): tricks taken this contract"),
+    "trick_no": (COL["trick_no"], 1, "completed tricks this contract"),
+    "trick_cards": (COL["trick_cards"], 4, "(n, 4): current trick in playing order, -1 empty"),
+    "trick_n": (COL["trick_n"], 1, "cards in the current trick"),
+    "leader": (COL["leader"], 1, "leader of the current trick"),
+    "best_card": (COL["best_card"], 1, "card winning the current trick, -1 none"),
+    "best_seat": (COL["best_seat"], 1, "seat winning the current trick, -1 none"),
+    "last_winner": (COL["last_winner"], 1, "winner of the last completed trick, -1 none"),
+    "declared": (COL["declared"], 1, "seat that declared the king of hearts, -1 none"),
+    "out_first": (COL["out_first"], 1, "trix: first seat out, -1 none"),
+    "ply": (COL["ply"], 1, "decisions taken so far in the game"),
+}
+FIELDS = (*_PUBLIC, "legal", "hand", "hand_sizes", "key", "pick")
+_OWN = ("legal", "hand", "hand_sizes", "key", "pick")
+
+
 class Observation:
     """What the acting seat knows, for ``n`` games at once (one row per game).
 
-    Arrays of shape (n, 4) are indexed by seat; masks follow trixsim.cards (int64 holding
-    32-bit card masks).
+    Every field is an int64 array of length n, or (n, 4) indexed by seat; card sets are
+    32-bit masks (trixsim.cards). Besides the public fields of the state (see ``FIELDS``
+    and ``describe()``): ``legal`` (the legal-action mask), ``hand`` (own cards),
+    ``hand_sizes`` ((n, 4) cards each seat holds), ``pick`` (the picker's pick number,
+    1..7) and ``key`` (a uint64 random key unique to this decision, for reproducible bots).
+
+    A strategy that declares the fields it reads gets only those (they are gathered
+    eagerly, so it pays for nothing else); reading an undeclared field is an error.
     """
 
-    game: np.ndarray  # global game index
-    seat: np.ndarray  # the seat deciding
-    decision: np.ndarray  # PICK, DECLARE, PLAY or PLACE
-    legal: np.ndarray  # legal actions (see engine.legal_action_mask)
-    hand: np.ndarray  # the seat's own cards
-    key: np.ndarray  # uint64: a random key unique to this decision (reproducible bots)
-    contract_no: np.ndarray  # 0-based contract index in the game
-    pick: np.ndarray  # the picker's pick number, 1..7
-    picker: np.ndarray
-    contract: np.ndarray  # -1 while picking
-    used: np.ndarray  # (n, 4): contracts each seat has already played (bit per id)
-    totals: np.ndarray  # (n, 4): running totals
-    hand_sizes: np.ndarray  # (n, 4): cards each seat still holds
-    played_by: np.ndarray  # (n, 4): cards each seat played/placed this contract
-    played: np.ndarray  # all cards played/placed this contract
-    won: np.ndarray  # (n, 4): cards each seat took in tricks (seen as played)
-    tricks: np.ndarray  # (n, 4): trick counts
-    trick_cards: np.ndarray  # (n, 4): the current trick in playing order, -1 empty
-    trick_n: np.ndarray  # cards in the current trick
-    leader: np.ndarray  # leader of the current trick
-    best_card: np.ndarray  # card winning the current trick, -1 if none
-    best_seat: np.ndarray  # seat winning the current trick, -1 if none
-    declared: np.ndarray  # seat that declared K♥, -1 none
-    out_first: np.ndarray  # trix: first seat out, -1 none
+    __slots__ = ("_f",)
+
+    def __init__(self, fields: dict[str, np.ndarray]) -> None:
+        for a in fields.values():
+            a.flags.writeable = False
+        object.__setattr__(self, "_f", fields)
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        try:
+            return self._f[name]
+        except KeyError:
+            if name in FIELDS:
+                raise AttributeError(
+                    f"observation field {name!r} was not requested: add it to the "
+                    f"strategy's `observes`") from None
+            raise AttributeError(f"observations have no field {name!r}") from None
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("observations are read-only")
 
     def __len__(self) -> int:
-        return len(self.game)
+        return len(self._f["legal"])
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._f
 
     def select(self, rows: np.ndarray) -> Observation:
-        """The observation restricted to some of its rows."""
-        return Observation(**{f.name: getattr(self, f.name)[rows] for f in fields(self)})
+        """The observation restricted to some of its games."""
+        return Observation({k: v[rows] for k, v in self._f.items()})
 
 
-_PUBLIC_1 = ("contract_no", "picker", "contract", "played", "trick_n", "leader", "best_card",
-             "best_seat", "declared", "out_first")
-_PUBLIC_4 = ("used", "totals", "played_by", "won", "tricks", "trick_cards")
+def describe() -> dict[str, str]:
+    """Every observation field with its meaning."""
+    out = {k: doc for k, (_, _, doc) in _PUBLIC.items()}
+    out.update(legal="legal-action mask of this decision", hand="the seat's own cards",
+               hand_sizes="(n, 4): cards each seat still holds",
+               key="uint64 random key unique to this decision",
+               pick="the picker's pick number, 1..7")
+    return out
 
 
-def observe(st: GameState, idx: np.ndarray, legal: np.ndarray) -> Observation:
-    """The acting seat's observation for the games at ``idx`` (``legal`` is their mask)."""
-    rows = st.data[idx]
-    seat = rows[:, COL["turn"]]
-    h0 = COL["hands"]
-    hands = rows[:, h0:h0 + 4]
-    n = len(idx)
-    cols = {k: rows[:, COL[k]] for k in _PUBLIC_1}
-    cols.update({k: rows[:, COL[k]:COL[k] + 4] for k in _PUBLIC_4})
-    return Observation(
-        game=rows[:, COL["game_id"]], seat=seat, decision=rows[:, COL["phase"]],
-        legal=np.asarray(legal, dtype=np.int64), hand=hands[np.arange(n), seat],
-        key=rng.hash_keys(st.run_seed, rng.STREAM_STRATEGY, rows[:, COL["game_id"]],
-                          rows[:, COL["ply"]]),
-        pick=cols["contract_no"] // 4 + 1, hand_sizes=np.bitwise_count(hands), **cols,
-    )
+def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
+            fields: frozenset[str] | None = None) -> Observation:
+    """The acting seat's observation for the games at ``idx`` (``legal`` is their mask).
+
+    ``fields`` limits it to those fields (``legal`` is always there); None means all.
+    """
+    data = st.data
+    out: dict[str, np.ndarray] = {"legal": np.asarray(legal, dtype=np.int64)}
+    want = FIELDS if fields is None else fields
+    if fields is None:
+        rows = data[idx]
+        for name, (col, width, _) in _PUBLIC.items():
+            out[name] = rows[:, col] if width == 1 else rows[:, col:col + width]
+        hands = rows[:, _H:_H + 4]
+    else:
+        for name in want:
+            if name in _PUBLIC:
+                col, width, _ = _PUBLIC[name]
+                out[name] = data[idx, col] if width == 1 else data[idx, col:col + width]
+        hands = data[idx, _H:_H + 4] if ("hand" in want or "hand_sizes" in want) else None
+    if "hand" in want:
+        out["hand"] = hands[np.arange(len(idx)), data[idx, COL["turn"]]].copy()
+    if "hand_sizes" in want:
+        out["hand_sizes"] = np.bitwise_count(hands)
+    if "key" in want:
+        out["key"] = rng.hash_keys(st.run_seed, rng.STREAM_STRATEGY, data[idx, COL["game_id"]],
+                                   data[idx, COL["ply"]])
+    if "pick" in want:
+        out["pick"] = data[idx, COL["contract_no"]] // 4 + 1
+    if fields is None:
+        hands[:] = 0  # the gathered rows must not carry other seats' hands or the seed
+        rows[:, _SEED] = 0
+    return Observation(out)

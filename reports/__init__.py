@@ -1,0 +1,1 @@
+"""Reports comparing strategies from outcome tables (plots and summaries)."""

@@ -1,0 +1,1 @@
+"""Strategy modules bundled with trixsim (loaded by name, e.g. ``random``, ``heuristic``)."""

@@ -1,0 +1,1 @@
+"""The CLI's subcommands, one module per concern; each exposes ``register(group)``."""

@@ -1,0 +1,107 @@
+"""Drive the engine with strategies: the loop that the CLI, the records and reports use.
+
+Each step asks every strategy once per decision kind for all the games where a seat it
+controls must decide, checks the answers, then applies them all with one engine step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from trixsim.engine import GameState, init, legal_action_mask, observe, step
+from trixsim.strategy import Strategy
+from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
+
+_METHODS = ((PICK, "pick"), (DECLARE, "declare"), (PLAY, "play"), (PLACE, "place"))
+
+
+class StrategyError(RuntimeError):
+    """A strategy returned an illegal action, the wrong shape, or raised."""
+
+
+class Observer(Protocol):
+    """Watches a batch being played (used by game records and outcome tables)."""
+
+    def before_step(self, st: GameState, actions: np.ndarray) -> None:
+        """Called with the state and the checked actions about to be applied."""
+
+    def after_step(self, st: GameState) -> None:
+        """Called after the actions were applied."""
+
+
+def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarray,
+           out: object) -> np.ndarray:
+    """The strategy's answer as int64 actions, or StrategyError naming what is wrong."""
+    what = f"strategy {strategy.label!r} on decision {DECISION_NAMES[decision]!r}"
+    a = np.asarray(out)
+    if a.shape != legal.shape:
+        raise StrategyError(f"{what} returned shape {a.shape} for {len(legal)} games "
+                            f"(first game {int(game[0])})")
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise StrategyError(f"{what} returned {a.dtype} actions, not integers "
+                            f"(game {int(game[0])}, action {a.flat[0]!r})")
+    a = a.astype(np.int64)
+    inside = (a >= 0) & (a < 32)
+    ok = inside & (((legal >> np.where(inside, a, 0)) & 1) == 1)
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        k = bad[0]
+        raise StrategyError(f"{what} returned illegal action {int(a[k])} in game "
+                            f"{int(game[k])} (legal mask {int(legal[k]):#x})")
+    return a
+
+
+def decide(st: GameState, strategies: Sequence[Strategy], legal: np.ndarray) -> np.ndarray:
+    """One checked action per game from the strategies seated in it (PASS where forced)."""
+    b = st.batch_size
+    actions = np.full(b, PASS, dtype=np.int64)
+    phase = st.phase
+    turn = st.turn
+    seats_of: dict[int, np.ndarray] = {}
+    owner: dict[int, Strategy] = {}
+    for seat, s in enumerate(strategies):
+        seats_of.setdefault(id(s), np.zeros(4, dtype=bool))[seat] = True
+        owner[id(s)] = s
+    for decision, method in _METHODS:
+        sel = phase == decision
+        if decision == PLACE:
+            sel &= legal != 0
+        if not sel.any():
+            continue
+        for key, strategy in owner.items():
+            mine = sel if len(owner) == 1 else sel & seats_of[key][turn]
+            idx = np.flatnonzero(mine)
+            if not idx.size:
+                continue
+            obs = observe(st, idx, legal[idx], strategy.observes)
+            try:
+                out = getattr(strategy, method)(obs)
+            except Exception as exc:  # a strategy's own failure stops the run, named
+                raise StrategyError(
+                    f"strategy {strategy.label!r} raised {type(exc).__name__}: {exc} on "
+                    f"decision {DECISION_NAMES[decision]!r} (first game of the batch: "
+                    f"{int(st.game_id[idx[0]])})"
+                ) from exc
+            actions[idx] = _check(strategy, decision, st.game_id[idx], obs.legal, out)
+    return actions
+
+
+def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
+               observer: Observer | None = None) -> GameState:
+    """Play complete games (seat s is played by strategies[s]) and return the final state."""
+    if len(strategies) != 4:
+        raise ValueError("exactly four strategies are needed, one per seat")
+    st = init(seed, np.asarray(game_ids, dtype=np.int64))
+    while True:
+        if not (st.phase != DONE).any():
+            return st
+        legal = legal_action_mask(st)
+        actions = decide(st, strategies, legal)
+        if observer is not None:
+            observer.before_step(st, actions)
+        step(st, actions)
+        if observer is not None:
+            observer.after_step(st)
