@@ -11,9 +11,17 @@ from typing import Protocol
 
 import numpy as np
 
-from trixsim.engine import GameState, init, legal_action_mask, observe, step
+from trixsim.cards import card_name
+from trixsim.engine import (
+    GameState,
+    IllegalActionError,
+    init,
+    legal_action_mask,
+    observe,
+    step,
+)
 from trixsim.strategy import Strategy
-from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
+from trixsim.types import CONTRACT_NAMES, DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
 
 _METHODS = ((PICK, "pick"), (DECLARE, "declare"), (PLAY, "play"), (PLACE, "place"))
 
@@ -34,7 +42,10 @@ class Observer(Protocol):
 
 def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarray,
            out: object) -> np.ndarray:
-    """The strategy's answer as int64 actions, or StrategyError naming what is wrong."""
+    """The strategy's answer as int64 actions of the right shape, or StrategyError.
+
+    Legality itself is checked by the engine's step (see ``play_batch``).
+    """
     what = f"strategy {strategy.label!r} on decision {DECISION_NAMES[decision]!r}"
     a = np.asarray(out)
     if a.shape != legal.shape:
@@ -43,15 +54,7 @@ def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarra
     if a.size and not np.issubdtype(a.dtype, np.integer):
         raise StrategyError(f"{what} returned {a.dtype} actions, not integers "
                             f"(game {int(game[0])}, action {a.flat[0]!r})")
-    a = a.astype(np.int64)
-    inside = (a >= 0) & (a < 32)
-    ok = inside & (((legal >> np.where(inside, a, 0)) & 1) == 1)
-    bad = np.flatnonzero(~ok)
-    if bad.size:
-        k = bad[0]
-        raise StrategyError(f"{what} returned illegal action {int(a[k])} in game "
-                            f"{int(game[k])} (legal mask {int(legal[k]):#x})")
-    return a
+    return a.astype(np.int64, copy=False)
 
 
 def decide(st: GameState, strategies: Sequence[Strategy], legal: np.ndarray) -> np.ndarray:
@@ -85,8 +88,37 @@ def decide(st: GameState, strategies: Sequence[Strategy], legal: np.ndarray) -> 
                     f"decision {DECISION_NAMES[decision]!r} (first game of the batch: "
                     f"{int(st.game_id[idx[0]])})"
                 ) from exc
-            actions[idx] = _check(strategy, decision, st.game_id[idx], obs.legal, out)
+            actions[idx] = _check(strategy, decision, st.game_id[idx], legal[idx], out)
     return actions
+
+
+def _blame(st: GameState, strategies: Sequence[Strategy], actions: np.ndarray,
+           legal: np.ndarray, exc: IllegalActionError) -> StrategyError:
+    """Name the strategy, decision, game and action behind the engine's refusal."""
+    g = int(exc.games[0])
+    seat = int(st.turn[g])
+    decision = DECISION_NAMES[int(st.phase[g])]
+    return StrategyError(
+        f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
+        f"{_action_name(int(st.phase[g]), int(actions[g]))} on decision {decision!r} in game "
+        f"{int(st.game_id[g])} (legal: {_legal_names(int(st.phase[g]), int(legal[g]))})")
+
+
+def _action_name(decision: int, a: int) -> str:
+    if decision in (PLAY, PLACE) and 0 <= a < 32:
+        return f"{a} ({card_name(a)})"
+    if decision == PICK and 0 <= a < len(CONTRACT_NAMES):
+        return f"{a} ({CONTRACT_NAMES[a]})"
+    return str(a)
+
+
+def _legal_names(decision: int, mask: int) -> str:
+    bits = [k for k in range(32) if mask >> k & 1]
+    if decision in (PLAY, PLACE):
+        return " ".join(card_name(c) for c in bits) or "pass only"
+    if decision == PICK:
+        return " ".join(CONTRACT_NAMES[k] for k in bits)
+    return "0 (no) or 1 (declare)"
 
 
 def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
@@ -102,6 +134,9 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
         actions = decide(st, strategies, legal)
         if observer is not None:
             observer.before_step(st, actions)
-        step(st, actions)
+        try:
+            step(st, actions, legal)
+        except IllegalActionError as exc:
+            raise _blame(st, strategies, actions, legal, exc) from None
         if observer is not None:
             observer.after_step(st)

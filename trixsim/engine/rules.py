@@ -16,7 +16,19 @@ from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
 from trixsim.engine.state import COL, GameState, empty
 from trixsim.rng import deal_one, first_picker
 from trixsim.types import (
-    DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX,
+    DAMET,
+    DECLARE,
+    DINERI,
+    DONE,
+    FARCHA,
+    GENERAL,
+    PASS,
+    PICK,
+    PLACE,
+    PLAY,
+    PLI,
+    RAY,
+    TRIX,
 )
 
 _TRIX_BIT = 1 << TRIX
@@ -189,44 +201,52 @@ def init(seed: int, game_ids: np.ndarray | list[int] | range) -> GameState:
 
 
 @njit(cache=True)
-def _is_legal(S: np.ndarray, g: int, a: int) -> bool:
-    lm = legal_one(S, g)
+def _is_legal(S: np.ndarray, g: int, a: int, lm: int) -> bool:
+    """Whether action ``a`` is legal in game ``g`` whose legal mask is ``lm``."""
     if a == PASS:
         return S[g, PHASE] == PLACE and lm == 0
     return 0 <= a < 32 and ((lm >> a) & 1) == 1
 
 
 @njit(cache=True)
-def _step_many(S: np.ndarray, actions: np.ndarray) -> np.ndarray:
+def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Check every action, then apply them all; returns the illegal games (none applied)."""
-    bad = []
+    n_bad = 0
     for g in range(actions.shape[0]):
-        if S[g, PHASE] != DONE and not _is_legal(S, g, actions[g]):
-            bad.append(g)
-    if len(bad) == 0:
+        if S[g, PHASE] != DONE and not _is_legal(S, g, actions[g], np.int64(legal[g])):
+            n_bad += 1
+    bad = np.empty(n_bad, dtype=np.int64)
+    if n_bad:
+        k = 0
         for g in range(actions.shape[0]):
-            if S[g, PHASE] != DONE:
-                step_one(S, g, actions[g])
-    out = np.empty(len(bad), dtype=np.int64)
-    for k in range(len(bad)):
-        out[k] = bad[k]
-    return out
+            if S[g, PHASE] != DONE and not _is_legal(S, g, actions[g], np.int64(legal[g])):
+                bad[k] = g
+                k += 1
+        return bad
+    for g in range(actions.shape[0]):
+        if S[g, PHASE] != DONE:
+            step_one(S, g, actions[g])
+    return bad
 
 
-def step(st: GameState, actions: np.ndarray) -> None:
+def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) -> None:
     """Apply one action per game, in place. DONE games ignore their action.
 
-    If any action is not legal, IllegalActionError names those games and nothing is applied.
+    ``legal`` may pass ``legal_action_mask(st)`` when the caller already computed it for
+    this very state. If any action is not legal, IllegalActionError names those games
+    (``.games``, batch positions) and nothing is applied.
     """
     a = np.ascontiguousarray(actions, dtype=np.int64)
     if a.shape != (st.batch_size,):
         raise IllegalActionError(f"expected {st.batch_size} actions, got shape {a.shape}",
                                  np.arange(st.batch_size))
-    bad = _step_many(st.data, a)
+    if legal is None:
+        legal = legal_action_mask(st)
+    bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=np.uint32))
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(
-            f"illegal action {int(a[g])} in game {int(S[g, GAME_ID])}", bad)
+            f"illegal action {int(a[g])} in game {int(st.game_id[g])}", bad)
 
 
 @njit(cache=True)
