@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit
 
 from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
-from trixsim.engine.state import COL, GameState, empty
+from trixsim.engine.state import COL, FIELDS, GameState, empty
+from trixsim.jitcache import guard
 from trixsim.rng import deal_one, first_picker
 from trixsim.types import (
     DAMET,
@@ -32,6 +33,8 @@ from trixsim.types import (
 )
 
 _TRIX_BIT = 1 << TRIX
+guard(__file__, FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
+      (DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX))
 
 # Column offsets of the state rows (compile-time constants in the kernels).
 SEED = COL["seed"]
