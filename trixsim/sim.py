@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
+from numba import njit
 
 from trixsim.cards import card_name
 from trixsim.engine import (
@@ -47,41 +48,76 @@ def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarra
     Legality itself is checked by the engine's step (see ``play_batch``).
     """
     what = f"strategy {strategy.label!r} on decision {DECISION_NAMES[decision]!r}"
-    a = np.asarray(out)
+    try:
+        a = np.asarray(out)
+    except (ValueError, TypeError) as exc:
+        raise StrategyError(f"{what} returned {repr(out)[:60]}, not an action array "
+                            f"(first game {int(game[0])}: {exc})") from None
     if a.shape != legal.shape:
+        shown = np.array2string(a, threshold=6) if a.dtype != object else repr(out)[:60]
         raise StrategyError(f"{what} returned shape {a.shape} for {len(legal)} games "
-                            f"(first game {int(game[0])})")
+                            f"(first game {int(game[0])}, actions {shown})")
     if a.size and not np.issubdtype(a.dtype, np.integer):
         raise StrategyError(f"{what} returned {a.dtype} actions, not integers "
                             f"(game {int(game[0])}, action {a.flat[0]!r})")
     return a.astype(np.int64, copy=False)
 
 
+@njit(cache=True)
+def _group(phase: np.ndarray, turn: np.ndarray, legal: np.ndarray,
+           owner_of_seat: np.ndarray, n_owners: int) -> tuple[np.ndarray, np.ndarray]:
+    """Batch positions grouped by (decision, owning strategy), by a counting sort.
+
+    Group k = decision * n_owners + owner; group k's games are
+    ``order[start[k]:start[k + 1]]``, ascending. Forced trix passes and finished games
+    belong to no group.
+    """
+    n_groups = 4 * n_owners
+    key = np.full(phase.shape[0], -1, dtype=np.int64)
+    count = np.zeros(n_groups + 1, dtype=np.int64)
+    for g in range(phase.shape[0]):
+        d = phase[g]
+        if d == DONE or (d == PLACE and legal[g] == 0):
+            continue
+        k = d * n_owners + owner_of_seat[turn[g]]
+        key[g] = k
+        count[k + 1] += 1
+    start = np.cumsum(count)
+    fill = start[:-1].copy()
+    order = np.empty(start[-1], dtype=np.int64)
+    for g in range(phase.shape[0]):
+        k = key[g]
+        if k >= 0:
+            order[fill[k]] = g
+            fill[k] += 1
+    return order, start
+
+
 def decide(st: GameState, strategies: Sequence[Strategy], legal: np.ndarray) -> np.ndarray:
     """One checked action per game from the strategies seated in it (PASS where forced)."""
-    b = st.batch_size
-    actions = np.full(b, PASS, dtype=np.int64)
-    phase = st.phase
-    turn = st.turn
-    seats_of: dict[int, np.ndarray] = {}
-    owner: dict[int, Strategy] = {}
+    actions = np.full(st.batch_size, PASS, dtype=np.int64)
+    owners: list[Strategy] = []
+    owner_of_seat = np.empty(4, dtype=np.int64)
     for seat, s in enumerate(strategies):
-        seats_of.setdefault(id(s), np.zeros(4, dtype=bool))[seat] = True
-        owner[id(s)] = s
+        for k, o in enumerate(owners):
+            if o is s:
+                owner_of_seat[seat] = k
+                break
+        else:
+            owner_of_seat[seat] = len(owners)
+            owners.append(s)
+    order, start = _group(st.phase, st.turn, legal, owner_of_seat, len(owners))
     for decision, method in _METHODS:
-        sel = phase == decision
-        if decision == PLACE:
-            sel &= legal != 0
-        if not sel.any():
-            continue
-        for key, strategy in owner.items():
-            mine = sel if len(owner) == 1 else sel & seats_of[key][turn]
-            idx = np.flatnonzero(mine)
+        for k, strategy in enumerate(owners):
+            grp = decision * len(owners) + k
+            idx = order[start[grp]:start[grp + 1]]
             if not idx.size:
                 continue
             obs = observe(st, idx, legal[idx], strategy.observes)
             try:
                 out = getattr(strategy, method)(obs)
+            except StrategyError:  # already names the strategy, decision and game
+                raise
             except Exception as exc:  # a strategy's own failure stops the run, named
                 raise StrategyError(
                     f"strategy {strategy.label!r} raised {type(exc).__name__}: {exc} on "
