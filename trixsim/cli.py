@@ -12,7 +12,18 @@ from trixsim import __version__
 from trixsim.commands import record, run, strategies
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """A click group whose usage errors print as one line: ``Error: <what is wrong>``."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            exc.ctx = None  # drop the usage/help lines click would print before the error
+            raise
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trixsim")
 @click.pass_context
 def cli(ctx: click.Context) -> None:

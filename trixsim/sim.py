@@ -163,16 +163,15 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
     if len(strategies) != 4:
         raise ValueError("exactly four strategies are needed, one per seat")
     st = init(seed, np.asarray(game_ids, dtype=np.int64))
-    while True:
-        if not (st.phase != DONE).any():
-            return st
-        legal = legal_action_mask(st)
+    legal = legal_action_mask(st)
+    while (st.phase != DONE).any():
         actions = decide(st, strategies, legal)
         if observer is not None:
             observer.before_step(st, actions)
         try:
-            step(st, actions, legal)
+            legal = step(st, actions, legal)
         except IllegalActionError as exc:
             raise _blame(st, strategies, actions, legal, exc) from None
         if observer is not None:
             observer.after_step(st)
+    return st

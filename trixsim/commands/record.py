@@ -1,9 +1,208 @@
-"""Subcommands of trixsim: record (being written)."""
+"""``trixsim record`` and ``trixsim replay``: write game records, check and show them.
+
+Records are ``trixsim-transcript/1`` JSON Lines (see trixsim/transcript.py). ``record``
+writes its file atomically (a temporary file next to the target, renamed at the end), so
+an interrupted run leaves either the old file or the complete new one.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
 import click
+import numpy as np
+
+from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
+from trixsim.loading import StrategyLoadError, load_seats
+from trixsim.sim import StrategyError, play_batch
+from trixsim.strategy import Strategy
+from trixsim.transcript import (
+    MAX_INT,
+    GameRecord,
+    Recorder,
+    RecordFormatError,
+    ReplayError,
+    check_record,
+    hand_by_suit,
+    parse_record,
+    trick_winner,
+)
+from trixsim.types import TRIX
+
+CHUNK = 2000
+"""Games played per batch while recording (bounds the memory held by unwritten records)."""
+
+
+def _open_temp(out: Path) -> tuple[TextIO, Path]:
+    """A new temporary file in ``out``'s directory; BadParameter if it cannot be made."""
+    parent = out.parent
+    if out.is_dir():
+        raise click.BadParameter(f"{out} is a directory", param_hint="--out")
+    if not parent.is_dir():
+        raise click.BadParameter(f"directory {parent} does not exist", param_hint="--out")
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write in {parent}: {exc.strerror}",
+                                 param_hint="--out") from None
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n"), Path(name)
+
+
+def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
+                 games: int) -> int:
+    """Play ``games`` games from game id ``first_game`` and write one record per line."""
+    labels = [s.label for s in seats]
+    done = 0
+    for start in range(first_game, first_game + games, CHUNK):
+        ids = np.arange(start, min(start + CHUNK, first_game + games), dtype=np.int64)
+        rec = Recorder(seed, labels)
+        st = play_batch(seats, seed, ids, observer=rec)
+        for game in rec.records(st):
+            out.write(game.to_json() + "\n")
+        done += len(ids)
+    return done
+
+
+@click.command("record")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Number of games to play.")
+@click.option("--seed", type=click.IntRange(0, MAX_INT), default=0, show_default=True,
+              help="Run seed: deals and strategy draws are pure functions of it and the game id.")
+@click.option("--strategies", "-s", default="random", show_default=True,
+              help="Four comma-separated strategy specs, seats 0-3 (or one for all seats).")
+@click.option("--out", "-o", type=click.Path(path_type=Path), required=True,
+              help="The JSON Lines file to write.")
+@click.option("--force", "-f", is_flag=True, help="Overwrite --out if it exists.")
+@click.option("--first-game", type=click.IntRange(0, MAX_INT), default=0, show_default=True,
+              help="Game id of the first game (ids run on from it).")
+def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
+               first_game: int) -> None:
+    """Play games and write each one as a trixsim-transcript/1 record (one JSON line).
+
+    Exit codes: 0 written, 1 a strategy failed, 2 bad options (nothing is written).
+    """
+    if first_game + games - 1 > MAX_INT:
+        raise click.BadParameter("game ids would exceed 2**63-1", param_hint="--first-game")
+    try:
+        seats = load_seats(strategies)
+    except StrategyLoadError as exc:
+        raise click.BadParameter(str(exc), param_hint="--strategies") from None
+    if out.exists() and not out.is_dir() and not force:
+        raise click.BadParameter(f"{out} exists (use --force to overwrite)", param_hint="--out")
+    fh, tmp = _open_temp(out)
+    try:
+        with fh:
+            n = record_games(fh, seats, seed, first_game, games)
+        os.replace(tmp, out)
+    except StrategyError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    click.echo(f"recorded {n} games to {out}")
+
+
+def _records(path: Path) -> Iterator[tuple[int, GameRecord]]:
+    """(line number, record) for each non-blank line; ClickException on a bad line."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for no, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield no, parse_record(line)
+                except RecordFormatError as exc:
+                    raise click.ClickException(f"{path}:{no}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _check(path: Path, no: int, rec: GameRecord) -> int:
+    try:
+        return check_record(rec)
+    except ReplayError as exc:
+        raise click.ClickException(f"{path}:{no}: {exc}") from None
+
+
+def _hand_text(cards: list[int]) -> str:
+    parts = []
+    for s, suit in enumerate(hand_by_suit(cards)):
+        ranks = " ".join(RANKS[c & 7] for c in suit) or "-"
+        parts.append(f"{SUIT_SYMBOLS[s]} {ranks}")
+    return "   ".join(parts)
+
+
+def _row(values: list[int]) -> str:
+    return "  ".join(f"{v:>5}" for v in values)
+
+
+def play_by_play(rec: GameRecord) -> list[str]:
+    """A readable account of one game, contract by contract."""
+    seed = "" if rec.seed is None else f", seed {rec.seed}"
+    lines = [f"game {rec.game_id}{seed}, first picker: seat {rec.first_picker}",
+             "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(rec.strategies))]
+    for c in rec.contracts:
+        lines += ["", f"contract {c.number}: seat {c.picker} picks {c.name} (pick {c.pick})"]
+        lines += [f"  seat {s}: {_hand_text(h)}" for s, h in enumerate(c.hands)]
+        if c.contract == TRIX:
+            for seat, card in c.moves or []:
+                lines.append(f"  seat {seat}: {'pass' if card is None else card_symbol(card)}")
+        else:
+            holder = next(s for s, h in enumerate(c.hands) if KING_OF_HEARTS in h)
+            lines.append(f"  seat {holder} declares {card_symbol(KING_OF_HEARTS)}"
+                         if c.ray_declared else "  no declaration")
+            for i, (leader, cards) in enumerate(c.tricks or [], 1):
+                shown = " ".join(f"{card_symbol(x):>3}" for x in cards)
+                lines.append(f"  trick {i}: seat {leader} leads  {shown}  -> seat "
+                             f"{trick_winner(leader, cards)}")
+        lines.append(f"  points: {_row(c.points)}")
+        lines.append(f"  totals: {_row(c.totals)}")
+    lines += ["", f"final totals: {_row(rec.final_totals)}",
+              "winners: " + ", ".join(f"seat {s}" for s in rec.winners),
+              "losers: " + ", ".join(f"seat {s}" for s in rec.losers)]
+    return lines
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--game", "game_id", type=int, default=None,
+              help="Show this game's play-by-play (after checking it).")
+def replay_cmd(file: Path, game_id: int | None) -> None:
+    """Check every record of FILE against the rules engine, or show one game.
+
+    Every pick, declaration, card and trix move is replayed from the recorded hands and
+    must be legal; trick leaders, contract ends, points, totals and the result must match.
+    Exit codes: 0 all records check out, 1 a record is malformed or breaks a rule (the
+    message names the line and the field, or the game and the contract), 2 usage errors
+    (missing file, unknown --game id).
+    """
+    if game_id is not None:
+        for no, rec in _records(file):
+            if rec.game_id == game_id:
+                _check(file, no, rec)
+                click.echo("\n".join(play_by_play(rec)))
+                return
+        raise click.BadParameter(f"no game {game_id} in {file}", param_hint="--game")
+    games = contracts = 0
+    for no, rec in _records(file):
+        contracts += _check(file, no, rec)
+        games += 1
+    if not games:
+        raise click.ClickException(f"{file}: no game records")
+    click.echo(f"{file}: {games} games, {contracts} contracts checked, all consistent")
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the CLI group."""
+    group.add_command(record_cmd)
+    group.add_command(replay_cmd)

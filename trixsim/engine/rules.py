@@ -212,8 +212,12 @@ def _is_legal(S: np.ndarray, g: int, a: int, lm: int) -> bool:
 
 
 @njit(cache=True)
-def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Check every action, then apply them all; returns the illegal games (none applied)."""
+def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
+               legal_out: np.ndarray) -> np.ndarray:
+    """Check every action, then apply them all and write the new legal masks.
+
+    Returns the illegal games; if there are any, nothing is applied.
+    """
     n_bad = 0
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE and not _is_legal(S, g, actions[g], np.int64(legal[g])):
@@ -229,15 +233,19 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray) -> np.ndar
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE:
             step_one(S, g, actions[g])
+            legal_out[g] = legal_one(S, g)
+        else:
+            legal_out[g] = 0
     return bad
 
 
-def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) -> None:
-    """Apply one action per game, in place. DONE games ignore their action.
+def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+    """Apply one action per game, in place, and return the new legal-action masks.
 
-    ``legal`` may pass ``legal_action_mask(st)`` when the caller already computed it for
-    this very state. If any action is not legal, IllegalActionError names those games
-    (``.games``, batch positions) and nothing is applied.
+    DONE games ignore their action. ``legal`` may pass ``legal_action_mask(st)`` when the
+    caller already has it for this very state (e.g. from the previous step). If any
+    action is not legal, IllegalActionError names those games (``.games``, batch
+    positions) and nothing is applied.
     """
     a = np.ascontiguousarray(actions, dtype=np.int64)
     if a.shape != (st.batch_size,):
@@ -245,11 +253,13 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) ->
                                  np.arange(st.batch_size))
     if legal is None:
         legal = legal_action_mask(st)
-    bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=np.uint32))
+    out = np.empty(st.batch_size, dtype=np.uint32)
+    bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=np.uint32), out)
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(
             f"illegal action {int(a[g])} in game {int(st.game_id[g])}", bad)
+    return out
 
 
 @njit(cache=True)

@@ -1,0 +1,511 @@
+"""Game records in the ``trixsim-transcript/1`` format (see TRANSCRIPT.md).
+
+Four pieces, each usable on its own:
+
+- the record model (``GameRecord``, ``ContractRecord``), holding cards and contracts as ints;
+- ``Recorder``, an engine observer for ``sim.play_batch`` that builds one record per game
+  from the states and actions it sees;
+- JSON (de)serialisation: ``GameRecord.to_json`` writes the documented key order, and
+  ``parse_record`` checks every field and type, naming the bad one (``RecordFormatError``);
+- ``check_record``, which replays a record through the engine and stops at the first
+  thing the rules do not allow or the record gets wrong (``ReplayError``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from trixsim.cards import SUITS, card_name, cards_of, mask_of, parse_card
+from trixsim.engine import GameState, init, legal_action_mask, step
+from trixsim.types import (
+    CONTRACT_BY_NAME,
+    CONTRACT_NAMES,
+    DECLARE,
+    DONE,
+    GENERAL,
+    PASS,
+    PICK,
+    PLACE,
+    PLAY,
+    RAY,
+    TRIX,
+)
+
+FORMAT = "trixsim-transcript/1"
+SUIT_WORDS = ("hearts", "clubs", "diamonds", "spades")
+MAX_INT = 2**63 - 1
+"""Largest seed or game id the engine state (int64) holds."""
+
+
+@dataclass
+class ContractRecord:
+    """One contract of a game. Cards are ints (trixsim.cards), the contract an id.
+
+    Trick contracts have ``tricks`` (leader, cards) and ``ray_declared``; trix has
+    ``moves`` (seat, card or None for a pass) and neither of the others.
+    """
+
+    number: int
+    picker: int
+    pick: int
+    contract: int
+    hands: list[list[int]]
+    ray_declared: bool | None = None
+    tricks: list[tuple[int, list[int]]] | None = None
+    moves: list[tuple[int, int | None]] | None = None
+    points: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+
+    @property
+    def name(self) -> str:
+        """The contract's name, e.g. ``'pli'``."""
+        return CONTRACT_NAMES[self.contract]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of this contract, keys in the documented order."""
+        d: dict[str, Any] = {
+            "number": self.number, "picker": self.picker, "pick": self.pick,
+            "contract": self.name,
+            "hands": [[card_name(c) for c in h] for h in self.hands],
+        }
+        if self.contract == TRIX:
+            d["moves"] = [[s, None if c is None else card_name(c)] for s, c in self.moves or []]
+        else:
+            d["ray_declared"] = bool(self.ray_declared)
+            d["tricks"] = [{"leader": lead, "cards": [card_name(c) for c in cards]}
+                           for lead, cards in self.tricks or []]
+        d["points"] = list(self.points)
+        d["totals"] = list(self.totals)
+        return d
+
+
+@dataclass
+class GameRecord:
+    """One complete game: who played, how it started, every contract, the result."""
+
+    game_id: int
+    seed: int | None
+    strategies: list[str]
+    first_picker: int
+    contracts: list[ContractRecord] = field(default_factory=list)
+    final_totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    winners: list[int] = field(default_factory=list)
+    losers: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of this game, keys in the documented order (no seed if None)."""
+        d: dict[str, Any] = {"format": FORMAT, "game_id": self.game_id}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        d.update(strategies=list(self.strategies), first_picker=self.first_picker,
+                 contracts=[c.to_dict() for c in self.contracts],
+                 final_totals=list(self.final_totals), winners=list(self.winners),
+                 losers=list(self.losers))
+        return d
+
+    def to_json(self) -> str:
+        """One JSON Lines line (no trailing newline)."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+
+def result_seats(totals: list[int]) -> tuple[list[int], list[int]]:
+    """Winners (lowest total) and losers (highest total), ascending seat lists (§10)."""
+    lo, hi = min(totals), max(totals)
+    return ([s for s in range(4) if totals[s] == lo], [s for s in range(4) if totals[s] == hi])
+
+
+# --- recording -------------------------------------------------------------------------
+
+class Recorder:
+    """Engine observer that builds a ``GameRecord`` for every game of a batch.
+
+    ``before_step`` reads the decision each game is about to take and its checked action
+    (a pick opens a contract with the hands as dealt; a declaration, a card, a trix move
+    are appended); ``after_step`` closes a contract when ``contract_no`` has moved on,
+    taking its points and totals from the state. ``records(st)`` returns the games.
+    """
+
+    def __init__(self, seed: int | None, strategies: list[str]) -> None:
+        self.seed = seed
+        self.strategies = list(strategies)
+        self._games: list[GameRecord] = []
+        self._open: list[ContractRecord | None] = []
+        self._cn_before = np.zeros(0, dtype=np.int64)
+
+    def _ensure(self, st: GameState) -> None:
+        if not self._games:
+            fp, gid = st.first_picker.tolist(), st.game_id.tolist()
+            self._games = [GameRecord(gid[g], self.seed, self.strategies, fp[g])
+                           for g in range(st.batch_size)]
+            self._open = [None] * st.batch_size
+
+    def before_step(self, st: GameState, actions: np.ndarray) -> None:
+        """Note each live game's decision and action before the engine applies it."""
+        self._ensure(st)
+        self._cn_before = st.contract_no.copy()
+        phase = st.phase
+        live = np.flatnonzero(phase != DONE)
+        ph, turn, act = phase[live].tolist(), st.turn[live].tolist(), actions[live].tolist()
+        for k, g in enumerate(live.tolist()):
+            p, a = ph[k], act[k]
+            if p == PICK:
+                cn = int(st.contract_no[g])
+                self._open[g] = ContractRecord(
+                    number=cn + 1, picker=int(st.picker[g]), pick=cn // 4 + 1, contract=a,
+                    hands=[cards_of(h) for h in st.hands[g].tolist()],
+                    ray_declared=None if a == TRIX else False,
+                    tricks=None if a == TRIX else [], moves=[] if a == TRIX else None)
+                continue
+            rec = self._open[g]
+            assert rec is not None
+            if p == DECLARE:
+                rec.ray_declared = a == 1
+            elif p == PLAY:
+                assert rec.tricks is not None
+                if st.trick_n[g] == 0:
+                    rec.tricks.append((turn[k], []))
+                rec.tricks[-1][1].append(a)
+            elif p == PLACE:
+                assert rec.moves is not None
+                rec.moves.append((turn[k], None if a == PASS else a))
+
+    def after_step(self, st: GameState) -> None:
+        """Close the contracts that the step just finished."""
+        for g in np.flatnonzero(st.contract_no > self._cn_before).tolist():
+            rec = self._open[g]
+            assert rec is not None
+            rec.points = [int(v) for v in st.points[g]]
+            rec.totals = [int(v) for v in st.totals[g]]
+            self._games[g].contracts.append(rec)
+            self._open[g] = None
+
+    def records(self, st: GameState) -> list[GameRecord]:
+        """The finished games, with final totals and results from the final state."""
+        self._ensure(st)
+        for g, game in enumerate(self._games):
+            game.final_totals = [int(v) for v in st.totals[g]]
+            game.winners, game.losers = result_seats(game.final_totals)
+        return self._games
+
+
+# --- parsing ---------------------------------------------------------------------------
+
+class RecordFormatError(ValueError):
+    """A record that is not well-formed JSON of the format; ``path`` names the field."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+
+
+_GAME_KEYS = ("format", "game_id", "seed", "strategies", "first_picker", "contracts",
+              "final_totals", "winners", "losers")
+_CONTRACT_KEYS = ("number", "picker", "pick", "contract", "hands", "ray_declared", "tricks",
+                  "moves", "points", "totals")
+
+
+def _int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise RecordFormatError(path, f"expected an integer, got {json.dumps(v)}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise RecordFormatError(path, f"{v} is out of range {lo}..{hi}")
+    return v
+
+
+def _list(v: Any, path: str, n: int | None = None) -> list[Any]:
+    if not isinstance(v, list):
+        raise RecordFormatError(path, f"expected a list, got {json.dumps(v)}")
+    if n is not None and len(v) != n:
+        raise RecordFormatError(path, f"expected {n} items, got {len(v)}")
+    return v
+
+
+def _card(v: Any, path: str) -> int:
+    try:
+        return parse_card(v)
+    except ValueError:
+        raise RecordFormatError(path, f"unknown card {v!r}") from None
+
+
+def _object(v: Any, path: str, keys: tuple[str, ...], required: tuple[str, ...]
+            ) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise RecordFormatError(path, f"expected an object, got {json.dumps(v)[:40]}")
+    prefix = path + "." if path else ""
+    for k in v:
+        if k not in keys:
+            raise RecordFormatError(prefix + k, "unexpected field")
+    for k in required:
+        if k not in v:
+            raise RecordFormatError(prefix + k, "missing field")
+    return v
+
+
+def _seats(v: Any, path: str, n: int | None = None) -> list[int]:
+    return [_int(x, f"{path}[{i}]", 0, 3) for i, x in enumerate(_list(v, path, n))]
+
+
+def _ints4(v: Any, path: str) -> list[int]:
+    return [_int(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path, 4))]
+
+
+def _parse_contract(v: Any, path: str) -> ContractRecord:
+    base = ("number", "picker", "pick", "contract", "hands", "points", "totals")
+    d = _object(v, path, _CONTRACT_KEYS, base)
+    name = d["contract"]
+    if name not in CONTRACT_BY_NAME:
+        raise RecordFormatError(f"{path}.contract", f"unknown contract {json.dumps(name)}")
+    cid = CONTRACT_BY_NAME[name]
+    need, forbid = (("moves",), ("ray_declared", "tricks")) if cid == TRIX else (
+        ("ray_declared", "tricks"), ("moves",))
+    for k in need:
+        if k not in d:
+            raise RecordFormatError(f"{path}.{k}", f"missing field (required in {name})")
+    for k in forbid:
+        if k in d:
+            raise RecordFormatError(f"{path}.{k}", f"not allowed in {name}")
+    hands = [[_card(c, f"{path}.hands[{s}][{i}]")
+              for i, c in enumerate(_list(h, f"{path}.hands[{s}]", 8))]
+             for s, h in enumerate(_list(d["hands"], f"{path}.hands", 4))]
+    rec = ContractRecord(
+        number=_int(d["number"], f"{path}.number", 1, 28),
+        picker=_int(d["picker"], f"{path}.picker", 0, 3),
+        pick=_int(d["pick"], f"{path}.pick", 1, 7), contract=cid, hands=hands,
+        points=_ints4(d["points"], f"{path}.points"),
+        totals=_ints4(d["totals"], f"{path}.totals"))
+    if cid == TRIX:
+        rec.moves = []
+        for i, m in enumerate(_list(d["moves"], f"{path}.moves")):
+            mp = f"{path}.moves[{i}]"
+            seat, c = _list(m, mp, 2)
+            rec.moves.append((_int(seat, mp + "[0]", 0, 3),
+                              None if c is None else _card(c, mp + "[1]")))
+    else:
+        if not isinstance(d["ray_declared"], bool):
+            raise RecordFormatError(f"{path}.ray_declared",
+                                    f"expected true or false, got {json.dumps(d['ray_declared'])}")
+        rec.ray_declared = d["ray_declared"]
+        rec.tricks = []
+        for i, t in enumerate(_list(d["tricks"], f"{path}.tricks")):
+            tp = f"{path}.tricks[{i}]"
+            t = _object(t, tp, ("leader", "cards"), ("leader", "cards"))
+            rec.tricks.append((_int(t["leader"], tp + ".leader", 0, 3),
+                               [_card(c, f"{tp}.cards[{k}]")
+                                for k, c in enumerate(_list(t["cards"], tp + ".cards", 4))]))
+    return rec
+
+
+def parse_record(line: str) -> GameRecord:
+    """A ``GameRecord`` from one JSON line; RecordFormatError names the first bad field."""
+    try:
+        v = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise RecordFormatError("", f"invalid JSON: {exc}") from None
+    required = tuple(k for k in _GAME_KEYS if k != "seed")
+    d = _object(v, "", _GAME_KEYS, required)
+    if d["format"] != FORMAT:
+        raise RecordFormatError("format", f"expected {json.dumps(FORMAT)}, "
+                                          f"got {json.dumps(d['format'])}")
+    seed = d.get("seed")
+    strategies = _list(d["strategies"], "strategies", 4)
+    for i, s in enumerate(strategies):
+        if not isinstance(s, str):
+            raise RecordFormatError(f"strategies[{i}]", f"expected a string, got {json.dumps(s)}")
+    contracts = _list(d["contracts"], "contracts")
+    if not 1 <= len(contracts) <= 28:
+        raise RecordFormatError("contracts", f"expected 1 to 28 contracts, got {len(contracts)}")
+    return GameRecord(
+        game_id=_int(d["game_id"], "game_id", 0, MAX_INT),
+        seed=None if seed is None else _int(seed, "seed", 0, MAX_INT),
+        strategies=strategies,
+        first_picker=_int(d["first_picker"], "first_picker", 0, 3),
+        contracts=[_parse_contract(c, f"contracts[{i}]") for i, c in enumerate(contracts)],
+        final_totals=_ints4(d["final_totals"], "final_totals"),
+        winners=_seats(d["winners"], "winners"), losers=_seats(d["losers"], "losers"))
+
+
+# --- replay check ----------------------------------------------------------------------
+
+class ReplayError(ValueError):
+    """A record that the rules or the engine's scoring contradict."""
+
+
+def set_first_picker(st: GameState, g: int, seat: int) -> None:
+    """Make ``seat`` the first picker of game ``g`` and re-derive the current contract's
+    picker, turn and leader from it, as ``rules.start_contract`` does (state in PICK)."""
+    if st.phase[g] != PICK:
+        raise ValueError("the first picker can only be changed while a contract waits for its pick")
+    st.first_picker[g] = seat
+    pk = (seat + int(st.contract_no[g])) % 4
+    st.picker[g] = pk
+    st.turn[g] = pk
+    st.leader[g] = pk
+
+
+def _why_not_play(st: GameState, c: int) -> str:
+    """Why card ``c`` may not be played now (its seat lacks it, or must follow suit)."""
+    t = int(st.turn[0])
+    if not (int(st.hands[0, t]) >> c) & 1:
+        return f"seat {t} does not hold it"
+    return f"must follow {SUIT_WORDS[int(st.best_card[0]) >> 3]}"
+
+
+def _names(mask: int) -> str:
+    return " ".join(card_name(c) for c in cards_of(mask))
+
+
+class _Replayer:
+    """Feeds one record through a B=1 engine state; every failure is a ReplayError."""
+
+    def __init__(self, rec: GameRecord) -> None:
+        self.rec = rec
+        self.st = init(rec.seed or 0, [rec.game_id])
+        set_first_picker(self.st, 0, rec.first_picker)
+        self.where = f"game {rec.game_id}"
+
+    def fail(self, message: str) -> None:
+        raise ReplayError(f"{self.where}: {message}")
+
+    def legal(self) -> int:
+        return int(legal_action_mask(self.st)[0])
+
+    def act(self, a: int) -> None:
+        step(self.st, np.array([a], dtype=np.int64))
+
+    def run(self) -> int:
+        """Check the whole game; returns the number of contracts checked."""
+        st, rec = self.st, self.rec
+        for c in rec.contracts:
+            self.where = f"game {rec.game_id}, contract {c.number} ({c.name})"
+            if st.phase[0] == DONE:
+                self.fail(f"the game ended after contract {int(st.contract_no[0])}, "
+                          "but the record goes on")
+            self.contract(c)
+        self.where = f"game {rec.game_id}"
+        if st.phase[0] != DONE:
+            self.fail(f"the record stops after contract {len(rec.contracts)}, "
+                      "but the game goes on")
+        totals = [int(v) for v in st.totals[0]]
+        if rec.final_totals != totals:
+            self.fail(f"final_totals {rec.final_totals} != {totals}")
+        win, lose = result_seats(totals)
+        if rec.winners != win:
+            self.fail(f"winners {rec.winners} != {win}")
+        if rec.losers != lose:
+            self.fail(f"losers {rec.losers} != {lose}")
+        return len(rec.contracts)
+
+    def contract(self, c: ContractRecord) -> None:
+        st = self.st
+        cn = int(st.contract_no[0])
+        if c.number != cn + 1:
+            self.fail(f"number {c.number} but this is contract {cn + 1}")
+        if c.picker != int(st.picker[0]):
+            self.fail(f"picker {c.picker} but seat {int(st.picker[0])} picks this contract")
+        if c.pick != cn // 4 + 1:
+            self.fail(f"pick {c.pick} but this is the picker's pick {cn // 4 + 1}")
+        self.impose_deal(c.hands)
+        legal = self.legal()
+        if not (legal >> c.contract) & 1:
+            options = ", ".join(CONTRACT_NAMES[k] for k in range(7) if (legal >> k) & 1)
+            self.fail(f"{c.name} is not a legal pick for seat {c.picker} (legal: {options})")
+        self.act(c.contract)
+        if c.contract == TRIX:
+            self.trix(c, cn)
+        else:
+            self.tricks(c, cn)
+        if int(st.contract_no[0]) == cn:
+            what = f"{len(c.moves or [])} moves" if c.contract == TRIX else \
+                f"{len(c.tricks or [])} tricks"
+            self.fail(f"the record stops after {what}, but the contract goes on")
+        points = [int(v) for v in st.points[0]]
+        if c.points != points:
+            self.fail(f"points {c.points} != {points}")
+        totals = [int(v) for v in st.totals[0]]
+        if c.totals != totals:
+            self.fail(f"totals {c.totals} != {totals}")
+
+    def impose_deal(self, hands: list[list[int]]) -> None:
+        """Check the four hands form a deal of all 32 cards and put them in the state."""
+        seen: set[int] = set()
+        for h in hands:
+            for card in h:
+                if card in seen:
+                    self.fail(f"hands: {card_name(card)} is dealt twice")
+                seen.add(card)
+        if len(seen) != 32 or any(len(h) != 8 for h in hands):
+            self.fail("hands: not a deal of the 32 cards, 8 to each seat")
+        for s, h in enumerate(hands):
+            self.st.hands[0, s] = mask_of(h)
+
+    def tricks(self, c: ContractRecord, cn: int) -> None:
+        st = self.st
+        asked = False
+        for i, (leader, cards) in enumerate(c.tricks or []):
+            if int(st.contract_no[0]) != cn:
+                self.fail(f"the contract ended after trick {i}, but the record has "
+                          f"{len(c.tricks or [])} tricks")
+            if leader != int(st.leader[0]):
+                self.fail(f"trick {i + 1}: leader {leader} but seat {int(st.leader[0])} leads")
+            for card in cards:
+                if st.phase[0] == DECLARE:
+                    asked = True
+                    self.act(1 if c.ray_declared else 0)
+                t = int(st.turn[0])
+                if not (self.legal() >> card) & 1:
+                    self.fail(f"trick {i + 1}: {card_name(card)} is not a legal play for "
+                              f"seat {t} ({_why_not_play(st, card)})")
+                self.act(card)
+        if c.ray_declared and not asked:
+            if c.contract in (RAY, GENERAL):
+                self.fail("ray_declared is true, but the king of hearts holder never got "
+                          "to declare")
+            self.fail(f"ray_declared is true, but {c.name} has no declaration")
+
+    def trix(self, c: ContractRecord, cn: int) -> None:
+        st = self.st
+        moves = c.moves or []
+        for i, (seat, card) in enumerate(moves):
+            if int(st.contract_no[0]) != cn:
+                self.fail(f"the contract ended after move {i}, but the record has "
+                          f"{len(moves)} moves")
+            t = int(st.turn[0])
+            if seat != t:
+                self.fail(f"move {i + 1}: seat {seat} moves, but it is seat {t}'s turn")
+            legal = self.legal()
+            if card is None:
+                if legal:
+                    self.fail(f"move {i + 1}: seat {t} passes, but can place {_names(legal)}")
+                self.act(PASS)
+            else:
+                if not (legal >> card) & 1:
+                    why = "does not hold it" if not (int(st.hands[0, t]) >> card) & 1 else \
+                        "it does not fit the layout"
+                    self.fail(f"move {i + 1}: {card_name(card)} is not a legal placement for "
+                              f"seat {t} ({why})")
+                self.act(card)
+
+
+def check_record(rec: GameRecord) -> int:
+    """Replay ``rec`` through the engine; ReplayError at the first disagreement.
+
+    Returns the number of contracts checked. The record's seed only seeds the engine
+    state; every deal comes from the record's hands.
+    """
+    return _Replayer(rec).run()
+
+
+def hand_by_suit(cards: list[int]) -> list[list[int]]:
+    """A hand's cards per suit (H C D S), strongest first, for display."""
+    return [sorted((c for c in cards if c >> 3 == s), reverse=True) for s in range(len(SUITS))]
+
+
+def trick_winner(leader: int, cards: list[int]) -> int:
+    """The seat that wins a trick: the highest card of the suit led (§ tricks)."""
+    led = cards[0] >> 3
+    best = max(range(len(cards)), key=lambda k: cards[k] if cards[k] >> 3 == led else -1)
+    return (leader + best) % 4
