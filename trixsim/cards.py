@@ -9,7 +9,7 @@ A set of cards (a hand) is a ``uint32`` mask with bit ``card`` set.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 from numba import njit

@@ -45,7 +45,7 @@ class Strategy:
     """Observation fields the strategy reads (None: all). Fewer fields, less copying."""
 
     def __init__(self, **values: Any) -> None:
-        for key, value in values.items():
+        for key in values:
             if key not in self.params:
                 known = ", ".join(sorted(self.params)) or "none"
                 raise ValueError(f"strategy {self.name!r} has no parameter {key!r} "

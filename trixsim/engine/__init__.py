@@ -2,7 +2,12 @@
 
 from trixsim.engine.observation import Observation, observe
 from trixsim.engine.rules import (
-    IllegalActionError, init, legal_action_mask, pick_number, placeable, step,
+    IllegalActionError,
+    init,
+    legal_action_mask,
+    pick_number,
+    placeable,
+    step,
 )
 from trixsim.engine.state import GameState
 
