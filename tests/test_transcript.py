@@ -25,7 +25,6 @@ from trixsim.transcript import (
     ReplayError,
     check_record,
     parse_record,
-    set_first_picker,
     trick_winner,
 )
 
@@ -186,10 +185,9 @@ def _check_trix_moves(c: dict) -> None:
     assert moves[0][1] is not None and moves[0][1].startswith("J")
 
 
-def test_set_first_picker_rederives_the_first_contract() -> None:
-    st = init(3, [0, 1])
+def test_imposed_first_picker_starts_the_first_contract() -> None:
     for seat in range(4):
-        set_first_picker(st, 1, seat)
+        st = init(3, [0, 1], first_pickers=[0, seat])
         assert (st.first_picker[1], st.picker[1], st.turn[1], st.leader[1]) == (seat,) * 4
 
 

@@ -334,18 +334,6 @@ class ReplayError(ValueError):
     """A record that the rules or the engine's scoring contradict."""
 
 
-def set_first_picker(st: GameState, g: int, seat: int) -> None:
-    """Make ``seat`` the first picker of game ``g`` and re-derive the current contract's
-    picker, turn and leader from it, as ``rules.start_contract`` does (state in PICK)."""
-    if st.phase[g] != PICK:
-        raise ValueError("the first picker can only be changed while a contract waits for its pick")
-    st.first_picker[g] = seat
-    pk = (seat + int(st.contract_no[g])) % 4
-    st.picker[g] = pk
-    st.turn[g] = pk
-    st.leader[g] = pk
-
-
 def _why_not_play(st: GameState, c: int) -> str:
     """Why card ``c`` may not be played now (its seat lacks it, or must follow suit)."""
     t = int(st.turn[0])
@@ -363,8 +351,7 @@ class _Replayer:
 
     def __init__(self, rec: GameRecord) -> None:
         self.rec = rec
-        self.st = init(rec.seed or 0, [rec.game_id])
-        set_first_picker(self.st, 0, rec.first_picker)
+        self.st = init(rec.seed or 0, [rec.game_id], first_pickers=[rec.first_picker])
         self.where = f"game {rec.game_id}"
 
     def fail(self, message: str) -> None:

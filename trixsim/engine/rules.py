@@ -190,16 +190,27 @@ def start_contract(S: np.ndarray, g: int) -> None:
 
 
 @njit(cache=True)
-def _init_many(S: np.ndarray) -> None:
+def _init_many(S: np.ndarray, draw_first: bool) -> None:
     for g in range(S.shape[0]):
-        S[g, FIRST_PICKER] = first_picker(S[g, SEED], S[g, GAME_ID])
+        if draw_first:
+            S[g, FIRST_PICKER] = first_picker(S[g, SEED], S[g, GAME_ID])
         start_contract(S, g)
 
 
-def init(seed: int, game_ids: np.ndarray | list[int] | range) -> GameState:
-    """New games with the given global indices, dealt and waiting for the first pick."""
+def init(seed: int, game_ids: np.ndarray | list[int] | range,
+         first_pickers: np.ndarray | list[int] | None = None) -> GameState:
+    """New games with the given global indices, dealt and waiting for the first pick.
+
+    The first picker is drawn at random from (seed, game index) unless ``first_pickers``
+    imposes it (a replayed record, a table where the seats drew in person).
+    """
     st = empty(seed, np.asarray(game_ids, dtype=np.int64))
-    _init_many(st.data)
+    if first_pickers is not None:
+        fp = np.asarray(first_pickers, dtype=np.int64)
+        if fp.shape != (st.batch_size,) or ((fp < 0) | (fp > 3)).any():
+            raise ValueError("first_pickers must hold one seat (0-3) per game")
+        st.first_picker[:] = fp
+    _init_many(st.data, first_pickers is None)
     return st
 
 
