@@ -98,6 +98,30 @@ def popcount(masks: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
+def bit_count(x: int) -> int:
+    """Number of cards in a mask (a non-negative int below 2**32); compiled, scalar."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def low_card(m: int) -> int:
+    """Lowest card of a non-empty mask; compiled, scalar."""
+    return bit_count((m & -m) - 1)
+
+
+@njit(cache=True)
+def high_card(m: int) -> int:
+    """Highest card of a non-empty mask; compiled, scalar."""
+    c = 31
+    while (m >> c) & 1 == 0:
+        c -= 1
+    return c
+
+
+@njit(cache=True)
 def nth_card(mask: int, n: int) -> int:
     """The n-th card (0-based, ascending) of a mask; -1 if it has fewer than n+1 cards."""
     m = np.int64(mask)

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
+from trixsim.cards import bit_count as popcount
 from trixsim.engine.state import COL, FIELDS, GameState, empty
 from trixsim.jitcache import guard
 from trixsim.rng import deal_one, first_picker
@@ -71,15 +72,6 @@ class IllegalActionError(ValueError):
     def __init__(self, message: str, games: np.ndarray) -> None:
         super().__init__(message)
         self.games = games
-
-
-@njit(cache=True)
-def popcount(x: int) -> int:
-    """Number of set bits of a non-negative int below 2**32."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 @njit(cache=True)

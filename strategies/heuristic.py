@@ -1,0 +1,182 @@
+"""``heuristic``: a rule-of-thumb player, and single-aspect variants of it.
+
+Each decision is a compiled kernel over the batch (strategies/heuristic_kernels.py):
+
+- pick: take trix when the hand suits it or from pick ``trix_by_pick`` on; otherwise the
+  legal contract whose estimated cost for this hand beats that contract's average cost by
+  most, pulled towards the costly contracts as the ×4 seventh pick nears;
+- declare: declare K♥ when the estimated gain of declaring exceeds ``declare_margin``;
+- play: duck under the winning card, shed danger cards when void, lead safe low cards;
+- place: free one's own next trix cards, block the others', aces first.
+
+The variants override exactly one method each, which shows the plug-in points:
+``declare``, ``wants_trix`` and ``choose_contract``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from strategies import heuristic_kernels as K
+from trixsim.engine.observation import Observation
+from trixsim.rng import deal
+from trixsim.strategy import Param, Strategy
+from trixsim.types import DAMET, DINERI, FARCHA, GENERAL, PLI, RAY, TRIX
+
+_BASELINE: np.ndarray | None = None
+
+
+def baseline_costs() -> np.ndarray:
+    """Average estimated cost of each contract over 20,000 fixed random hands (cached)."""
+    global _BASELINE
+    if _BASELINE is None:
+        hands = deal(12345, np.arange(5000, dtype=np.int64), np.zeros(5000, dtype=np.int64))
+        _BASELINE = K.baseline_costs(np.ascontiguousarray(hands, dtype=np.int64).ravel())
+    return _BASELINE
+
+
+class HeuristicStrategy(Strategy):
+    """Rule-of-thumb play for every decision, with every threshold a parameter."""
+
+    name = "heuristic"
+    description = ("rule-of-thumb player: picks contracts by hand estimates, declares K♥ "
+                   "when safe, ducks and sheds danger cards, blocks in trix")
+    params = {
+        "declare_margin": Param(
+            0.0, "declare K♥ when the estimated gain of declaring, 50(1-q) - 100·q·m points "
+                 "(q: chance to take it oneself, m: own multiplier), exceeds this"),
+        "trix_min_score": Param(
+            2.5, "take trix early when the hand's trix score (jacks and cards chained to "
+                 "them count for it, stranded far cards against it) reaches this"),
+        "trix_by_pick": Param(
+            5, "take trix whenever legal from this pick number on (it is forced at 6)"),
+        "seventh_weight": Param(
+            1.0, "pull towards costly contracts as the ×4 seventh pick nears: each "
+                 "contract's score drops by this × ((pick-1)/5)² × its average cost"),
+        "farcha_shed_tricks": Param(
+            5, "in farcha, play the highest card while fewer tricks than this are done "
+               "(early tricks cost nothing; only the last counts)"),
+        "lead_guard": Param(
+            15.0, "penalty (points) for leading a suit in which one holds a queen or K♥ "
+                  "that scores in this contract"),
+        "place_own_weight": Param(
+            2.0, "trix: value per own card freed (in chain) by placing a card"),
+        "place_other_weight": Param(
+            1.0, "trix: cost of freeing a next card that someone else holds"),
+        "place_ace_bonus": Param(
+            3.0, "trix: bonus for placing an ace (it gives another turn)"),
+    }
+    observes = frozenset({"legal", "hand", "pick", "seat", "picker", "contract", "played",
+                          "best_card", "trick_n", "trick_no", "declared"})
+
+    def _prm(self) -> np.ndarray:
+        """The parameters as the kernels' float vector."""
+        p = np.zeros(K.N_PARAMS)
+        p[K.P_DECLARE_MARGIN] = self.declare_margin
+        p[K.P_TRIX_MIN_SCORE] = self.trix_min_score
+        p[K.P_TRIX_BY_PICK] = self.trix_by_pick
+        p[K.P_SEVENTH_WEIGHT] = self.seventh_weight
+        p[K.P_FARCHA_SHED_TRICKS] = self.farcha_shed_tricks
+        p[K.P_LEAD_GUARD] = self.lead_guard
+        p[K.P_PLACE_OWN] = self.place_own_weight
+        p[K.P_PLACE_OTHER] = self.place_other_weight
+        p[K.P_PLACE_ACE] = self.place_ace_bonus
+        return p
+
+    # -- pick: trix timing, then contract order (two plug-in points)
+    def wants_trix(self, obs: Observation) -> np.ndarray:
+        """Per game, whether to take trix now (only where trix is legal)."""
+        out = np.zeros(len(obs), dtype=np.bool_)
+        K.want_trix(obs.legal, obs.hand, obs.pick, self._prm(), out)
+        return out
+
+    def choose_contract(self, obs: Observation) -> np.ndarray:
+        """Per game, the legal contract to pick when not taking trix (trix only if forced)."""
+        out = np.empty(len(obs), dtype=np.int64)
+        K.order_contracts(obs.legal, obs.hand, obs.pick, baseline_costs(), self._prm(), out)
+        return out
+
+    def pick(self, obs: Observation) -> np.ndarray:
+        """Trix when ``wants_trix``, else ``choose_contract``."""
+        return np.where(self.wants_trix(obs), TRIX, self.choose_contract(obs))
+
+    def declare(self, obs: Observation) -> np.ndarray:
+        """1 where declaring K♥ is estimated to gain more than ``declare_margin``."""
+        out = np.empty(len(obs), dtype=np.int64)
+        K.declare_kernel(obs.hand, obs.played, obs.best_card, obs.trick_n, obs.seat,
+                         obs.picker, obs.pick, self._prm(), out)
+        return out
+
+    def play(self, obs: Observation) -> np.ndarray:
+        """Duck, shed, or lead per the contract's danger cards."""
+        out = np.empty(len(obs), dtype=np.int64)
+        K.play_kernel(obs.legal, obs.hand, obs.played, obs.contract, obs.best_card,
+                      obs.trick_n, obs.trick_no, obs.declared, self._prm(), out)
+        return out
+
+    def place(self, obs: Observation) -> np.ndarray:
+        """The trix card that frees own cards and blocks others."""
+        out = np.empty(len(obs), dtype=np.int64)
+        K.place_kernel(obs.legal, obs.hand, obs.played, self._prm(), out)
+        return out
+
+
+class NoDeclareHeuristic(HeuristicStrategy):
+    """heuristic that never declares K♥."""
+
+    name = "heuristic-nodeclare"
+    description = "heuristic, but never declares the king of hearts"
+
+    def declare(self, obs: Observation) -> np.ndarray:
+        """Always keep quiet."""
+        return np.zeros(len(obs), dtype=np.int64)
+
+
+class DeclareHeuristic(HeuristicStrategy):
+    """heuristic that always declares K♥ when allowed."""
+
+    name = "heuristic-declare"
+    description = "heuristic, but always declares the king of hearts when allowed"
+
+    def declare(self, obs: Observation) -> np.ndarray:
+        """Always declare."""
+        return np.ones(len(obs), dtype=np.int64)
+
+
+class EarlyTrixHeuristic(HeuristicStrategy):
+    """heuristic that takes trix at the first legal opportunity."""
+
+    name = "heuristic-early-trix"
+    description = "heuristic, but takes trix whenever it is legal"
+
+    def wants_trix(self, obs: Observation) -> np.ndarray:
+        """Trix wherever legal."""
+        return (obs.legal >> TRIX) & 1 == 1
+
+
+class LateTrixHeuristic(HeuristicStrategy):
+    """heuristic that takes trix only when forced."""
+
+    name = "heuristic-late-trix"
+    description = "heuristic, but takes trix only when it is the only choice"
+
+    def wants_trix(self, obs: Observation) -> np.ndarray:
+        """Trix only where it is the only legal contract."""
+        return obs.legal == (1 << TRIX)
+
+
+FIXED_ORDER = np.array([GENERAL, RAY, DAMET, DINERI, PLI, FARCHA], dtype=np.int64)
+
+
+class FixedOrderHeuristic(HeuristicStrategy):
+    """heuristic that picks contracts in a fixed order instead of by hand estimate."""
+
+    name = "heuristic-fixed-order"
+    description = ("heuristic, but picks contracts in the fixed order general, ray, damet, "
+                   "dineri, pli, farcha (trix timing unchanged)")
+
+    def choose_contract(self, obs: Observation) -> np.ndarray:
+        """The first legal contract of FIXED_ORDER (trix only if forced)."""
+        out = np.empty(len(obs), dtype=np.int64)
+        K.fixed_order(obs.legal, FIXED_ORDER, out)
+        return out
