@@ -1,30 +1,361 @@
-"""Find strategies by name and build them with parameters.
+"""Find strategies and build them with parameters.
 
-A spec is ``NAME`` or ``NAME:key=value,key=value``; NAME is a bundled strategy
-(``random``, ...). (Paths, import paths, entry points and TOML files: see issue 3.)
+A strategy spec names a strategy, optionally a TOML parameter file, optionally
+command-line parameters::
+
+    heuristic                           bundled strategy (or an installed one) by name
+    bots/my_bot.py:MyBot                a class in a Python file
+    bots/my_bot.py                      the file's only Strategy subclass
+    mypackage.bots:MyBot                a class by import path
+    heuristic:declare_margin=20,trix_by_pick=4    parameters, key=value
+    heuristic@params.toml               parameters from the [params] table of a TOML file
+    params.toml                         the file names the strategy: strategy = "heuristic"
+    heuristic@params.toml:declare_margin=20       both; the command line wins
+
+Names come from every module of the ``strategies`` package (each Strategy subclass that
+defines its own ``name``; modules starting with ``_`` are skipped), then from installed
+packages through the ``trixsim.strategies`` entry-point group (entry name = strategy
+name; bundled names take precedence). Parameters are checked against the strategy's
+declared ``params``: values are converted to the declared type, unknown names refused.
+Parameter values cannot contain ``,`` or ``:`` on the command line (use a TOML file).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib
+import importlib.util
+import inspect
+import pkgutil
+import sys
+import tomllib
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-from trixsim.strategy import Strategy
+from trixsim.engine.observation import FIELDS
+from trixsim.strategy import Param, Strategy
 
-BUNDLED: dict[str, str] = {
-    "random": "strategies.random_bot:RandomStrategy",
-}
+ENTRY_POINT_GROUP = "trixsim.strategies"
+BUNDLED_PACKAGE = "strategies"
+METHODS = ("pick", "declare", "play", "place")
 
 
 class StrategyLoadError(ValueError):
     """A strategy spec that names nothing loadable, or bad parameters."""
 
 
-def _resolve(target: str) -> type[Strategy]:
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+@dataclass(frozen=True)
+class StrategyInfo:
+    """An available strategy: where it comes from, its class, or why it cannot load."""
+
+    name: str
+    source: str
+    """``bundled`` or ``entry point``."""
+    target: str
+    """``module:Class`` it is loaded from."""
+    cls: type[Strategy] | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed strategy spec (see the module docstring)."""
+
+    target: str | None
+    """Name, file path or import path; None when the TOML file names the strategy."""
+    toml: str | None
+    """TOML parameter file, if any."""
+    params: dict[str, str]
+    """Command-line parameters, as written."""
+
+
+# ---------------------------------------------------------------- discovery
+
+@functools.cache
+def _bundled() -> tuple[dict[str, StrategyInfo], tuple[str, ...]]:
+    """Bundled strategies by name, and one-line errors of modules that failed to import."""
+    found: dict[str, StrategyInfo] = {}
+    errors: list[str] = []
+    package = importlib.import_module(BUNDLED_PACKAGE)
+    for mod in pkgutil.iter_modules(package.__path__, BUNDLED_PACKAGE + "."):
+        if mod.name.rpartition(".")[2].startswith("_"):
+            continue
+        try:
+            module = importlib.import_module(mod.name)
+        except Exception as exc:  # one broken module must not hide the others
+            errors.append(f"module {mod.name} failed to import: {type(exc).__name__}: {exc}")
+            continue
+        for cls in _own_strategies(module):
+            if "name" not in cls.__dict__:
+                continue
+            target = f"{module.__name__}:{cls.__qualname__}"
+            if cls.name in found:
+                errors.append(f"strategy name {cls.name!r} is defined twice: "
+                              f"{found[cls.name].target} and {target}")
+                continue
+            found[cls.name] = StrategyInfo(cls.name, "bundled", target, cls)
+    return dict(sorted(found.items())), tuple(errors)
+
+
+def _own_strategies(module: ModuleType) -> list[type[Strategy]]:
+    """Strategy subclasses defined in the module itself (not imported into it)."""
+    return [obj for obj in vars(module).values()
+            if isinstance(obj, type) and issubclass(obj, Strategy) and obj is not Strategy
+            and obj.__module__ == module.__name__]
+
+
+def bundled() -> dict[str, type[Strategy]]:
+    """Bundled strategy classes by name."""
+    return {n: i.cls for n, i in _bundled()[0].items() if i.cls is not None}
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    """Installed strategies' entry points by name (first one wins on duplicates)."""
+    out: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        out.setdefault(ep.name, ep)
+    return out
+
+
+def _load_entry_point(ep: EntryPoint) -> type[Strategy]:
+    where = f"entry point {ep.name!r} ({ep.value})"
+    try:
+        obj = ep.load()
+    except Exception as exc:
+        raise StrategyLoadError(f"{where} failed to load: {type(exc).__name__}: {exc}") from None
+    return check_class(obj, where)
+
+
+def names() -> list[str]:
+    """Every strategy name: bundled, then installed."""
+    out = list(_bundled()[0])
+    out += [n for n in sorted(_entry_points()) if n not in out]
+    return out
+
+
+def available() -> list[StrategyInfo]:
+    """Every bundled and installed strategy, loaded (``error`` says why one cannot be)."""
+    infos, errors = _bundled()
+    out = list(infos.values())
+    out += [StrategyInfo("?", "bundled", BUNDLED_PACKAGE, None, e) for e in errors]
+    for name, ep in sorted(_entry_points().items()):
+        if name in infos:
+            out.append(StrategyInfo(name, "entry point", ep.value, None,
+                                    "shadowed by the bundled strategy of the same name"))
+            continue
+        try:
+            out.append(StrategyInfo(name, "entry point", ep.value, _load_entry_point(ep)))
+        except StrategyLoadError as exc:
+            out.append(StrategyInfo(name, "entry point", ep.value, None, str(exc)))
+    return out
+
+
+# ---------------------------------------------------------------- classes
+
+def check_class(obj: object, where: str) -> type[Strategy]:
+    """``obj`` if it is a well-formed Strategy subclass, else StrategyLoadError."""
+    if not (isinstance(obj, type) and issubclass(obj, Strategy)):
+        what = f"class {obj.__name__}" if isinstance(obj, type) else type(obj).__name__
+        raise StrategyLoadError(
+            f"{where} is not a Strategy subclass ({what}); a one-game bot must be wrapped "
+            f"with trixsim.adapter.adapt or subclass trixsim.adapter.PerGameStrategy")
+    for method in METHODS:
+        if not callable(getattr(obj, method, None)):
+            raise StrategyLoadError(f"{where}: method {method!r} is not callable")
+    params = obj.params
+    if not isinstance(params, dict) or not all(
+            isinstance(k, str) and isinstance(p, Param) for k, p in params.items()):
+        raise StrategyLoadError(f"{where}: `params` must map names to Param(default, doc)")
+    if obj.observes is not None:
+        unknown = sorted(set(obj.observes) - set(FIELDS))
+        if unknown:
+            raise StrategyLoadError(f"{where}: `observes` names unknown observation fields "
+                                    f"{', '.join(unknown)} (fields: {', '.join(FIELDS)})")
+    return obj
+
+
+def _check_methods(strategy: Strategy, where: str) -> None:
+    """Each decision method must accept exactly one observation."""
+    for method in METHODS:
+        fn = getattr(strategy, method)
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            continue  # builtins and the like: nothing to check
+        try:
+            sig.bind(None)
+        except TypeError:
+            shown = sig.replace(return_annotation=inspect.Signature.empty)
+            raise StrategyLoadError(f"{where}: method {method}{shown} must take one "
+                                    f"observation argument") from None
+
+
+def _import_file(path: Path) -> ModuleType:
+    """Import a Python file under a private module name derived from its path."""
+    if not path.is_file():
+        raise StrategyLoadError(f"strategy file {str(path)!r} not found")
+    resolved = path.resolve()
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:10]
+    mod_name = f"_trixsim_user_{resolved.stem}_{digest}"
+    if mod_name in sys.modules:
+        return sys.modules[mod_name]
+    spec = importlib.util.spec_from_file_location(mod_name, resolved)
+    if spec is None or spec.loader is None:
+        raise StrategyLoadError(f"strategy file {str(path)!r} is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[mod_name]
+        raise StrategyLoadError(f"strategy file {str(path)!r} failed to import: "
+                                f"{type(exc).__name__}: {exc}") from None
+    return module
+
+
+def _attr(module: ModuleType, attr: str, where: str) -> type[Strategy]:
+    """A named class of the module, or its only Strategy subclass when ``attr`` is empty."""
+    if attr:
+        obj: Any = module
+        for part in attr.split("."):
+            if not hasattr(obj, part):
+                raise StrategyLoadError(f"{where}: no {attr!r} in module {module.__name__}")
+            obj = getattr(obj, part)
+        return check_class(obj, where)
+    own = _own_strategies(module)
+    if len(own) != 1:
+        listed = ", ".join(c.__name__ for c in own) or "none"
+        raise StrategyLoadError(f"{where}: name the class as FILE:CLASS (Strategy subclasses "
+                                f"defined there: {listed})")
+    return check_class(own[0], where)
+
+
+def find_class(target: str) -> type[Strategy]:
+    """The class a name, file path (``x.py[:Class]``) or import path (``pkg.mod:Class``) names."""
+    target = target.strip()
+    path, colon, attr = target.rpartition(":")
+    if not colon or "/" in attr or "\\" in attr:
+        path, attr = target, ""
+    if path.endswith(".py"):
+        return _attr(_import_file(Path(path)), attr, f"strategy {target!r}")
+    infos = _bundled()[0]
+    if target in infos:
+        return infos[target].cls  # type: ignore[return-value]
+    eps = _entry_points()
+    if target in eps:
+        return _load_entry_point(eps[target])
+    if attr and (path in infos or path in eps):
+        raise StrategyLoadError(f"parameter {attr!r} of {path!r} is not key=value")
+    if attr:
+        try:
+            module = importlib.import_module(path)
+        except ImportError as exc:
+            raise StrategyLoadError(f"strategy {target!r}: cannot import module {path!r} "
+                                    f"({exc})") from None
+        except Exception as exc:
+            raise StrategyLoadError(f"strategy {target!r}: module {path!r} failed to import: "
+                                    f"{type(exc).__name__}: {exc}") from None
+        return _attr(module, attr, f"strategy {target!r}")
+    known = ", ".join(names()) or "none"
+    broken = _bundled()[1]
+    hint = f"; {broken[0]}" if broken else ""
+    raise StrategyLoadError(f"unknown strategy {target!r} (available: {known}; or give "
+                            f"path/to/file.py:Class or package.module:Class){hint}")
+
+
+# ---------------------------------------------------------------- specs and parameters
+
+def parse_spec(spec: str) -> Spec:
+    """Split a spec into target, TOML file and command-line parameters (not loaded yet)."""
+    text = spec.strip()
+    if not text:
+        raise StrategyLoadError("empty strategy spec")
+    head, colon, tail = text.rpartition(":")
+    params: dict[str, str] = {}
+    if colon and "=" in tail:
+        text = head
+        for item in filter(None, (p.strip() for p in tail.split(","))):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise StrategyLoadError(f"parameter {item!r} of {head!r} is not key=value")
+            params[key.strip()] = value.strip()
+    toml: str | None = None
+    if "@" in text:
+        text, _, toml = text.rpartition("@")
+        if not text:
+            raise StrategyLoadError(f"spec {spec!r} names no strategy before '@'")
+    elif text.endswith(".toml"):
+        text, toml = "", text
+    return Spec(text or None, toml, params)
+
+
+def _read_toml(path: str) -> tuple[str | None, dict[str, Any]]:
+    """The ``strategy`` key and the ``[params]`` table of a parameter file."""
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except FileNotFoundError:
+        raise StrategyLoadError(f"parameter file {path!r} not found") from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise StrategyLoadError(f"parameter file {path!r}: {exc}") from None
+    extra = sorted(set(doc) - {"strategy", "params"})
+    if extra:
+        raise StrategyLoadError(f"parameter file {path!r}: unknown keys {', '.join(extra)} "
+                                f"(expected `strategy = \"NAME\"` and a [params] table)")
+    name = doc.get("strategy")
+    params = doc.get("params", {})
+    if name is not None and not isinstance(name, str):
+        raise StrategyLoadError(f"parameter file {path!r}: `strategy` must be a string")
+    if not isinstance(params, dict):
+        raise StrategyLoadError(f"parameter file {path!r}: `params` must be a table")
+    return name, params
+
+
+def _relative_to(target: str, toml: str) -> str:
+    """A file-path target named in a TOML file, taken relative to that file."""
+    path, colon, attr = target.rpartition(":")
+    if not colon:
+        path, attr = target, ""
+    if not path.endswith(".py") or Path(path).is_absolute():
+        return target
+    return str(Path(toml).parent / path) + (":" + attr if attr else "")
+
+
+def describe_params(cls: type[Strategy]) -> str:
+    """``a (int, default 1), b (bool, default False)`` or ``none``."""
+    return ", ".join(f"{k} ({p.type.__name__}, default {p.default!r})"
+                     for k, p in cls.params.items()) or "none"
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _convert(value: Any, p: Param) -> Any:
+    """``value`` (text from the command line, or a TOML value) as the parameter's type."""
+    t = p.type
+    if isinstance(value, str) and t is not str:
+        low = value.strip().lower()
+        if t is bool:
+            if low in _TRUE | _FALSE:
+                return low in _TRUE
+            raise ValueError
+        if t in (int, float):
+            return t(value)
+        return _parse_value(value)
+    if t is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, t) or (t is not bool and isinstance(value, bool)):
+        raise ValueError
+    return value
 
 
 def _parse_value(text: str) -> object:
+    """A best guess at a command-line value's type, for parameters of unusual types."""
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
@@ -36,22 +367,53 @@ def _parse_value(text: str) -> object:
     return text
 
 
-def load_strategy(spec: str) -> Strategy:
-    """A strategy instance from a spec; StrategyLoadError with a one-line reason."""
-    name, _, params = spec.strip().partition(":")
-    if name not in BUNDLED:
-        raise StrategyLoadError(
-            f"unknown strategy {name!r} (available: {', '.join(sorted(BUNDLED))})")
-    values: dict[str, object] = {}
-    for item in filter(None, (p.strip() for p in params.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise StrategyLoadError(f"parameter {item!r} of {name!r} is not key=value")
-        values[key.strip()] = _parse_value(value.strip())
+def build(cls: type[Strategy], values: dict[str, Any], who: str) -> Strategy:
+    """An instance of ``cls`` with checked parameters; ``who`` names it in errors."""
+    known = describe_params(cls)
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in cls.params:
+            raise StrategyLoadError(f"strategy {who!r} has no parameter {key!r} "
+                                    f"(parameters: {known})")
+        p = cls.params[key]
+        try:
+            checked[key] = _convert(value, p)
+        except (ValueError, TypeError):
+            raise StrategyLoadError(
+                f"strategy {who!r}: parameter {key!r} must be {p.type.__name__}, got "
+                f"{value!r} (parameters: {known})") from None
     try:
-        return _resolve(BUNDLED[name])(**values)
-    except ValueError as exc:
-        raise StrategyLoadError(str(exc)) from None
+        strategy = cls(**checked)
+    except Exception as exc:
+        raise StrategyLoadError(f"strategy {who!r} could not be built: "
+                                f"{type(exc).__name__}: {exc}") from None
+    _check_methods(strategy, f"strategy {who!r}")
+    return strategy
+
+
+def load_strategy(spec: str) -> Strategy:
+    """A strategy instance from a spec; StrategyLoadError with a one-line reason.
+
+    The instance's ``spec`` attribute keeps the spec it was loaded from.
+    """
+    parsed = parse_spec(spec)
+    values: dict[str, Any] = {}
+    target = parsed.target
+    if parsed.toml is not None:
+        named, values = _read_toml(parsed.toml)
+        if target is None:
+            if named is None:
+                raise StrategyLoadError(f"parameter file {parsed.toml!r} names no strategy "
+                                        f"(add `strategy = \"NAME\"`, or use NAME@FILE)")
+            target = _relative_to(named, parsed.toml)
+        elif named is not None and named != target:
+            raise StrategyLoadError(f"parameter file {parsed.toml!r} is for strategy "
+                                    f"{named!r}, not {target!r}")
+    assert target is not None
+    values = {**values, **parsed.params}
+    strategy = build(find_class(target), values, target)
+    strategy.spec = spec.strip()  # type: ignore[attr-defined]
+    return strategy
 
 
 def load_seats(specs: str) -> list[Strategy]:

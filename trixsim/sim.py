@@ -54,7 +54,8 @@ def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarra
         raise StrategyError(f"{what} returned {repr(out)[:60]}, not an action array "
                             f"(first game {int(game[0])}: {exc})") from None
     if a.shape != legal.shape:
-        shown = np.array2string(a, threshold=6) if a.dtype != object else repr(out)[:60]
+        shown = (repr(out)[:60] if a.dtype == object
+                 else str(a.ravel()[:6].tolist()) + ("..." if a.size > 6 else ""))
         raise StrategyError(f"{what} returned shape {a.shape} for {len(legal)} games "
                             f"(first game {int(game[0])}, actions {shown})")
     if a.size and not np.issubdtype(a.dtype, np.integer):
