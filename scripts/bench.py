@@ -1,11 +1,11 @@
-"""Throughput of the engine on one core: contracts and games per second.
+"""Throughput on one core: contracts and games per second, and the adapter's cost.
 
 Plays complete games in one process (one core) for each configuration, several runs
-each, and prints the median rate with its spread. The first run of a process pays the
-compiled kernels' load, so one untimed warm-up batch is played first.
+each, and prints the median rate with its range. One small untimed batch is played first
+so that loading the compiled kernels is not timed.
 
-    python scripts/bench.py                       # random and heuristic, default sizes
-    python scripts/bench.py --games 20000 --runs 5 --config random
+    python scripts/bench.py                         # every configuration
+    python scripts/bench.py --config random --games 20000 --runs 5
 """
 
 from __future__ import annotations
@@ -13,54 +13,86 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 
-from trixsim.loading import StrategyLoadError, load_seats
+import numpy as np
+
+from trixsim.adapter import adapt
+from trixsim.loading import load_seats
 from trixsim.sim import play_batch
-
-CONFIGS = {
-    "random": "random",
-    "heuristic": "heuristic",
-    "heuristic-vs-random": "heuristic,random,random,random",
-}
+from trixsim.strategy import Strategy
 
 
-def bench(specs: str, games: int, batch: int, seed: int) -> tuple[float, int]:
-    """Seconds and contracts to play ``games`` games in batches of ``batch``."""
-    seats = load_seats(specs)
-    contracts = 0
+class _RandomOneGame:
+    """A plain one-game bot: every decision uniform among the legal actions."""
+
+    def pick(self, view):  # noqa: ANN001, ANN201 - the adapter's duck-typed protocol
+        return view.random_action()
+
+    def declare(self, view):  # noqa: ANN001, ANN201
+        return view.random_action()
+
+    def play(self, view):  # noqa: ANN001, ANN201
+        return view.random_action()
+
+    def place(self, view):  # noqa: ANN001, ANN201
+        return view.random_action()
+
+
+def _seats(name: str) -> Callable[[], list[Strategy]]:
+    if name == "adapter-random":
+        cls = adapt(_RandomOneGame, name="adapted-random")
+        return lambda: [cls()] * 4
+    specs = {"random": "random", "heuristic": "heuristic",
+             "heuristic-vs-random": "heuristic,random,random,random"}[name]
+    return lambda: load_seats(specs)
+
+
+CONFIGS = ("random", "heuristic", "heuristic-vs-random", "adapter-random")
+
+
+def bench(seats: list[Strategy], games: int, batch: int, seed: int) -> tuple[float, int, int]:
+    """Seconds, contracts and decisions to play ``games`` games in batches of ``batch``."""
+    contracts = decisions = 0
     t0 = time.perf_counter()
     for start in range(0, games, batch):
-        st = play_batch(seats, seed, range(start, min(start + batch, games)))
+        st = play_batch(seats, seed, np.arange(start, min(start + batch, games)))
         contracts += int(st.contract_no.sum())
-    return time.perf_counter() - t0, contracts
+        decisions += int(st.ply.sum())
+    return time.perf_counter() - t0, contracts, decisions
 
 
 def main() -> None:
-    """Run the configurations and print one line per configuration."""
+    """Time the configurations and print one line for each."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000, help="games per run")
     ap.add_argument("--batch", type=int, default=10_000, help="games per engine batch")
     ap.add_argument("--runs", type=int, default=3, help="timed runs per configuration")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--config", action="append", choices=sorted(CONFIGS),
-                    help="configurations to time (default: all available)")
+    ap.add_argument("--config", action="append", choices=CONFIGS,
+                    help="configuration(s) to time (default: all)")
     args = ap.parse_args()
-    for name in args.config or list(CONFIGS):
-        specs = CONFIGS[name]
-        try:
-            bench(specs, min(200, args.games), min(200, args.batch), args.seed + 999)
-        except StrategyLoadError as exc:
-            print(f"{name:<22} skipped: {exc}")
-            continue
-        c_rates, g_rates = [], []
+    per_decision: dict[str, float] = {}
+    for name in args.config or CONFIGS:
+        seats = _seats(name)()
+        games = args.games if name != "adapter-random" else max(1, args.games // 50)
+        bench(seats, min(200, games), 200, args.seed + 999)
+        c_rates, g_rates, us = [], [], []
         for r in range(args.runs):
-            secs, contracts = bench(specs, args.games, args.batch, args.seed + r)
+            secs, contracts, decisions = bench(seats, games, args.batch, args.seed + r)
             c_rates.append(contracts / secs)
-            g_rates.append(args.games / secs)
-        print(f"{name:<22} {statistics.median(c_rates):>10,.0f} contracts/s "
+            g_rates.append(games / secs)
+            us.append(secs / decisions * 1e6)
+        per_decision[name] = statistics.median(us)
+        print(f"{name:<20} {statistics.median(c_rates):>9,.0f} contracts/s "
               f"(min {min(c_rates):,.0f}, max {max(c_rates):,.0f})  "
-              f"{statistics.median(g_rates):>8,.0f} games/s  "
-              f"[{args.runs} runs x {args.games:,} games, batch {args.batch:,}, one core]")
+              f"{statistics.median(g_rates):>7,.0f} games/s  "
+              f"{per_decision[name]:>6.2f} µs/decision  "
+              f"[{args.runs} runs x {games:,} games, batch {args.batch:,}, one core]")
+    if "adapter-random" in per_decision and "random" in per_decision:
+        ratio = per_decision["adapter-random"] / per_decision["random"]
+        print(f"adapter cost: {per_decision['adapter-random']:.2f} µs per decision, "
+              f"{ratio:.1f}x the batched random strategy")
 
 
 if __name__ == "__main__":

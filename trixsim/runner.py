@@ -145,7 +145,7 @@ def run(cfg: RunConfig, out_dir: Path, force: bool = False,
             gw.close()
         summary.seconds = time.perf_counter() - t0
         meta = {"version": __version__, "config": asdict(cfg),
-                "seats": [s.label for s in seats], "games": summary.games,
+                "seats": [getattr(s, "spec", s.label) for s in seats], "games": summary.games,
                 "contracts": summary.contracts, "seconds": round(summary.seconds, 3)}
         (tmp / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
         if out_dir.exists():

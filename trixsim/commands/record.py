@@ -58,7 +58,7 @@ def _open_temp(out: Path) -> tuple[TextIO, Path]:
 def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
                  games: int) -> int:
     """Play ``games`` games from game id ``first_game`` and write one record per line."""
-    labels = [s.label for s in seats]
+    labels = [getattr(s, "spec", s.label) for s in seats]  # specs reload the strategy
     done = 0
     for start in range(first_game, first_game + games, CHUNK):
         ids = np.arange(start, min(start + CHUNK, first_game + games), dtype=np.int64)

@@ -12,7 +12,7 @@ from trixsim.loading import StrategyLoadError, load_seats
 from trixsim.runner import RunConfig, RunSummary, run
 from trixsim.sim import StrategyError
 
-DEFAULT_STRATEGIES = "random"
+DEFAULT_STRATEGIES = "heuristic,random,random,random"
 
 
 def _print_summary(summary: RunSummary) -> None:
