@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from trixsim.cards import KH_MASK
 from trixsim.engine import GameState
@@ -47,15 +48,8 @@ class OutcomeLog:
 
     def before_step(self, st: GameState, actions: np.ndarray) -> None:
         """Note picks (and the deal's K♥ holder) and declarations about to be applied."""
-        ph = st.phase
-        p = ph == PICK
-        if p.any():
-            self._contract[p] = actions[p]
-            self._holder[p] = np.argmax((st.hands[p] & KH_MASK) != 0, axis=1)
-            self._declared[p] = -1
-        d = (ph == DECLARE) & (actions == 1)
-        if d.any():
-            self._declared[d] = st.turn[d]
+        _note(st.phase, st.turn, st.hands, actions, self._contract, self._holder,
+              self._declared)
         self._before = st.contract_no.copy()
 
     def after_step(self, st: GameState) -> None:
@@ -87,6 +81,21 @@ class OutcomeLog:
         cols = {k: np.concatenate([r[k] for r in self._rows]) for k in self._rows[0]}
         order = np.lexsort((cols["number"], cols["game_id"]))
         return contracts_frame({k: v[order] for k, v in cols.items()})
+
+
+@njit(cache=True)
+def _note(phase: np.ndarray, turn: np.ndarray, hands: np.ndarray, actions: np.ndarray,
+          contract: np.ndarray, holder: np.ndarray, declared: np.ndarray) -> None:
+    """One pass over the batch: remember each pick, the K♥ holder, each declaration."""
+    for g in range(phase.shape[0]):
+        if phase[g] == PICK:
+            contract[g] = actions[g]
+            declared[g] = -1
+            for s in range(4):
+                if hands[g, s] & KH_MASK:
+                    holder[g] = s
+        elif phase[g] == DECLARE and actions[g] == 1:
+            declared[g] = turn[g]
 
 
 def contracts_frame(cols: dict[str, np.ndarray]) -> pd.DataFrame:
