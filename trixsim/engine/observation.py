@@ -101,13 +101,25 @@ def describe() -> dict[str, str]:
 
 
 def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
-            fields: frozenset[str] | None = None) -> Observation:
+            fields: frozenset[str] | None = None,
+            viewer: np.ndarray | None = None) -> Observation:
     """The acting seat's observation for the games at ``idx`` (``legal`` is their mask).
 
     ``fields`` limits it to those fields (``legal`` is always there); None means all.
+    ``viewer`` asks for other seats' views instead (a table showing a waiting player
+    their hand): ``seat`` and ``hand`` are then the viewer's, and ``legal`` is empty
+    wherever the viewer is not the seat to act.
     """
     data = st.data
-    out: dict[str, np.ndarray] = {"legal": np.asarray(legal, dtype=np.int64)}
+    legal = np.asarray(legal, dtype=np.int64)
+    seats = data[idx, COL["turn"]]
+    if viewer is not None:
+        viewer = np.broadcast_to(np.asarray(viewer, dtype=np.int64), seats.shape)
+        if ((viewer < 0) | (viewer > 3)).any():
+            raise ValueError("viewer seats must be 0-3")
+        legal = np.where(viewer == seats, legal, 0)
+        seats = viewer.copy()
+    out: dict[str, np.ndarray] = {"legal": legal}
     want = FIELDS if fields is None else fields
     if fields is None:
         rows = data[idx]
@@ -121,7 +133,7 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
                 out[name] = data[idx, col] if width == 1 else data[idx, col:col + width]
         hands = data[idx, _H:_H + 4] if ("hand" in want or "hand_sizes" in want) else None
     if "hand" in want:
-        out["hand"] = hands[np.arange(len(idx)), data[idx, COL["turn"]]].copy()
+        out["hand"] = hands[np.arange(len(idx)), seats].copy()
     if "hand_sizes" in want:
         out["hand_sizes"] = np.bitwise_count(hands)
     if "key" in want:
@@ -129,6 +141,8 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
                                    data[idx, COL["ply"]])
     if "pick" in want:
         out["pick"] = data[idx, COL["contract_no"]] // 4 + 1
+    if "seat" in want:
+        out["seat"] = seats
     if fields is None:
         hands[:] = 0  # the gathered rows must not carry other seats' hands or the seed
         rows[:, _SEED] = 0

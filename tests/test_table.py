@@ -1,0 +1,67 @@
+"""The interactive table: one game, one decision at a time, same engine as the batch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trixsim.engine import IllegalActionError
+from trixsim.sim import play_batch
+from trixsim.strategy import Strategy
+from trixsim.table import Table
+from trixsim.types import DONE, PASS, PLACE
+
+
+def test_table_driven_by_hand_replays_the_batch_game() -> None:
+    """Choosing, at every decision, what the batch's random strategy chose gives the same
+    game: the table and the simulator share one engine."""
+    final = play_batch([Strategy()] * 4, 9, [4])
+    table = Table(9, game_id=4)
+    bot = Strategy()
+    while not table.over:
+        legal = table.legal_actions()
+        assert legal, "a running game always has a legal action"
+        if legal == [PASS]:
+            table.act(PASS)
+            continue
+        view = table.view(table.turn)
+        assert view.seat[0] == table.turn and int(view.legal[0]) != 0
+        action = int(getattr(bot, ("pick", "declare", "play", "place")[table.decision])(view)[0])
+        assert action in legal
+        table.act(action)
+    assert table.totals == [int(t) for t in final.totals[0]]
+    assert table.decision == DONE
+
+
+def test_waiting_seat_sees_only_its_own_hand() -> None:
+    table = Table(3, first_picker=1)
+    assert table.turn == 1
+    for seat in range(4):
+        view = table.view(seat)
+        assert int(view.seat[0]) == seat
+        assert int(view.hand[0]) == int(table.state.hands[0, seat])
+        assert (int(view.legal[0]) != 0) == (seat == 1)
+        assert not np.any(view.won) and "hands" not in dir(view)
+
+
+def test_bots_play_until_a_person_must_decide() -> None:
+    table = Table(5, first_picker=0)
+    bots = {1: Strategy(), 2: Strategy(), 3: Strategy()}
+    decisions = 0
+    while not table.over:
+        table.play_bots(bots)
+        if table.over:
+            break
+        assert table.turn == 0
+        assert not (table.decision == PLACE and table.legal_actions() == [PASS])
+        table.act(table.legal_actions()[0])
+        decisions += 1
+    assert decisions > 0
+
+
+def test_illegal_action_is_refused_and_nothing_changes() -> None:
+    table = Table(2)
+    before = table.state.data.copy()
+    with pytest.raises(IllegalActionError):
+        table.act(31 if 31 not in table.legal_actions() else 30)
+    assert np.array_equal(before, table.state.data)
