@@ -102,6 +102,10 @@ def chunks(cfg: RunConfig) -> list[tuple[int, int]]:
 
 def _results(cfg: RunConfig) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
     jobs = [(cfg.strategies, cfg.seed, a, b) for a, b in chunks(cfg)]
+    if cfg.workers > 1 and len(jobs) > 1:
+        # load the compiled kernels and strategies' tables once, before forking, so the
+        # workers inherit them instead of each loading them again
+        play_chunk(cfg.strategies, cfg.seed, cfg.first_game, cfg.first_game + 1)
     if cfg.workers <= 1 or len(jobs) == 1:
         for job in jobs:
             yield _chunk_job(job)
