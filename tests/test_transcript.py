@@ -15,6 +15,7 @@ from hypothesis import strategies as hs
 from trixsim.cards import parse_card
 from trixsim.cli import cli
 from trixsim.engine import init
+from trixsim.engine.rules import trick_winner
 from trixsim.loading import load_seats
 from trixsim.rng import deal
 from trixsim.sim import play_batch
@@ -25,7 +26,6 @@ from trixsim.transcript import (
     ReplayError,
     check_record,
     parse_record,
-    trick_winner,
 )
 
 GAME_KEYS = ["format", "game_id", "seed", "strategies", "first_picker", "contracts",

@@ -13,6 +13,7 @@ from numba import njit
 
 from trixsim.cards import KH_MASK
 from trixsim.engine import GameState
+from trixsim.engine.rules import pick_number, winners_losers
 from trixsim.types import CONTRACT_NAMES, DECLARE, PICK
 
 CONTRACT_COLUMNS: dict[str, str] = {
@@ -43,13 +44,15 @@ class OutcomeLog:
         self._contract = np.full(batch, -1, dtype=np.int8)
         self._declared = np.full(batch, -1, dtype=np.int8)
         self._holder = np.full(batch, -1, dtype=np.int8)
+        self._picker = np.full(batch, -1, dtype=np.int8)
+        self._pick = np.zeros(batch, dtype=np.int8)
         self._before = np.zeros(batch, dtype=np.int64)
         self._rows: list[dict[str, np.ndarray]] = []
 
     def before_step(self, st: GameState, actions: np.ndarray) -> None:
         """Note picks (and the deal's K♥ holder) and declarations about to be applied."""
-        _note(st.phase, st.turn, st.hands, actions, self._contract, self._holder,
-              self._declared)
+        _note(st.phase, st.turn, st.hands, pick_number(st), actions, self._contract,
+              self._holder, self._declared, self._picker, self._pick)
         self._before = st.contract_no.copy()
 
     def after_step(self, st: GameState) -> None:
@@ -58,12 +61,11 @@ class OutcomeLog:
         if not done.size:
             return
         number = st.contract_no[done]  # 1-based number of the finished contract
-        first = st.first_picker[done]
         self._rows.append({
             "game_id": st.game_id[done].copy(),
             "number": number.astype(np.int8),
-            "picker": ((first + number - 1) % 4).astype(np.int8),
-            "pick": ((number - 1) // 4 + 1).astype(np.int8),
+            "picker": self._picker[done].copy(),
+            "pick": self._pick[done].copy(),
             "contract": self._contract[done].copy(),
             "kh_holder": self._holder[done].copy(),
             "declared": self._declared[done].copy(),
@@ -84,12 +86,16 @@ class OutcomeLog:
 
 
 @njit(cache=True)
-def _note(phase: np.ndarray, turn: np.ndarray, hands: np.ndarray, actions: np.ndarray,
-          contract: np.ndarray, holder: np.ndarray, declared: np.ndarray) -> None:
-    """One pass over the batch: remember each pick, the K♥ holder, each declaration."""
+def _note(phase: np.ndarray, turn: np.ndarray, hands: np.ndarray, pick_no: np.ndarray,
+          actions: np.ndarray, contract: np.ndarray, holder: np.ndarray, declared: np.ndarray,
+          picker: np.ndarray, pick: np.ndarray) -> None:
+    """One pass over the batch: remember each pick (who, which, the pick number), the
+    K♥ holder of the deal and each declaration."""
     for g in range(phase.shape[0]):
         if phase[g] == PICK:
             contract[g] = actions[g]
+            picker[g] = turn[g]
+            pick[g] = pick_no[g]
             declared[g] = -1
             for s in range(4):
                 if hands[g, s] & KH_MASK:
@@ -125,8 +131,7 @@ def games_frame(st: GameState) -> pd.DataFrame:
         "first_picker": st.first_picker.astype(np.int8),
         "contracts": st.contract_no.astype(np.int8),
     })
-    low = final == final.min(axis=1, keepdims=True)
-    high = final == final.max(axis=1, keepdims=True)
+    low, high = winners_losers(final)
     for s in range(4):
         df[f"final_{s}"] = final[:, s]
     for s in range(4):

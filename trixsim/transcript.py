@@ -21,6 +21,7 @@ import numpy as np
 
 from trixsim.cards import SUITS, card_name, cards_of, mask_of, parse_card
 from trixsim.engine import GameState, init, legal_action_mask, step
+from trixsim.engine.rules import winners_losers
 from trixsim.types import (
     CONTRACT_BY_NAME,
     CONTRACT_NAMES,
@@ -114,8 +115,8 @@ class GameRecord:
 
 def result_seats(totals: list[int]) -> tuple[list[int], list[int]]:
     """Winners (lowest total) and losers (highest total), ascending seat lists (§10)."""
-    lo, hi = min(totals), max(totals)
-    return ([s for s in range(4) if totals[s] == lo], [s for s in range(4) if totals[s] == hi])
+    win, lose = winners_losers(np.asarray(totals))
+    return [s for s in range(4) if win[s]], [s for s in range(4) if lose[s]]
 
 
 # --- recording -------------------------------------------------------------------------
@@ -490,9 +491,3 @@ def hand_by_suit(cards: list[int]) -> list[list[int]]:
     """A hand's cards per suit (H C D S), strongest first, for display."""
     return [sorted((c for c in cards if c >> 3 == s), reverse=True) for s in range(len(SUITS))]
 
-
-def trick_winner(leader: int, cards: list[int]) -> int:
-    """The seat that wins a trick: the highest card of the suit led (§ tricks)."""
-    led = cards[0] >> 3
-    best = max(range(len(cards)), key=lambda k: cards[k] if cards[k] >> 3 == led else -1)
-    return (leader + best) % 4

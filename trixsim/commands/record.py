@@ -17,6 +17,7 @@ import click
 import numpy as np
 
 from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
+from trixsim.engine.rules import trick_winner
 from trixsim.loading import StrategyLoadError, load_seats
 from trixsim.sim import StrategyError, play_batch
 from trixsim.strategy import Strategy
@@ -29,7 +30,6 @@ from trixsim.transcript import (
     check_record,
     hand_by_suit,
     parse_record,
-    trick_winner,
 )
 from trixsim.types import TRIX
 

@@ -75,6 +75,28 @@ class IllegalActionError(ValueError):
 
 
 @njit(cache=True)
+def beats(card: int, best: int) -> bool:
+    """Whether ``card`` takes the trick from ``best``, the card winning it so far: only a
+    higher card of the same suit does (the suit led, since ``best`` always has it)."""
+    return (card >> 3) == (best >> 3) and card > best
+
+
+def trick_winner(leader: int, cards: list[int]) -> int:
+    """The seat that wins a complete or partial trick led by ``leader``."""
+    best = 0
+    for k in range(1, len(cards)):
+        if beats(cards[k], cards[best]):
+            best = k
+    return (leader + best) % 4
+
+
+def winners_losers(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean (…, 4) masks of the winners (lowest total) and losers (highest) (§10)."""
+    t = np.asarray(totals)
+    return t == t.min(axis=-1, keepdims=True), t == t.max(axis=-1, keepdims=True)
+
+
+@njit(cache=True)
 def placeable_one(placed: int) -> int:
     """Cards that may go on the trix stacks given the cards already placed (§11).
 
@@ -321,7 +343,7 @@ def _play(S: np.ndarray, g: int, a: int) -> None:
     n = S[g, TRICK_N]
     S[g, TRICK_CARDS + n] = a
     best = S[g, BEST_CARD]
-    if n == 0 or ((a >> 3) == (best >> 3) and a > best):
+    if n == 0 or beats(a, best):
         S[g, BEST_CARD] = a
         S[g, BEST_SEAT] = t
     n += 1
