@@ -74,7 +74,7 @@ class IllegalActionError(ValueError):
         self.games = games
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def beats(card: int, best: int) -> bool:
     """Whether ``card`` takes the trick from ``best``, the card winning it so far: only a
     higher card of the same suit does (the suit led, since ``best`` always has it)."""
@@ -96,7 +96,7 @@ def winners_losers(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return t == t.min(axis=-1, keepdims=True), t == t.max(axis=-1, keepdims=True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def placeable_one(placed: int) -> int:
     """Cards that may go on the trix stacks given the cards already placed (§11).
 
@@ -128,7 +128,7 @@ def pick_number(st: GameState, idx: np.ndarray | slice = slice(None)) -> np.ndar
     return st.contract_no[idx] // 4 + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _pick_mask(S: np.ndarray, g: int, hand: int) -> int:
     """Contracts the picker may choose (§3), as a mask over contract ids."""
     avail = ~np.int64(S[g, USED + S[g, PICKER]]) & 0x7F
@@ -140,7 +140,7 @@ def _pick_mask(S: np.ndarray, g: int, hand: int) -> int:
     return avail
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal_one(S: np.ndarray, g: int) -> int:
     """The legal action mask of game ``g`` (see legal_action_mask)."""
     ph = S[g, PHASE]
@@ -228,7 +228,7 @@ def init(seed: int, game_ids: np.ndarray | list[int] | range,
     return st
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _is_legal(S: np.ndarray, g: int, a: int, lm: int) -> bool:
     """Whether action ``a`` is legal in game ``g`` whose legal mask is ``lm``."""
     if a == PASS:
@@ -287,7 +287,7 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) ->
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def step_one(S: np.ndarray, g: int, a: int) -> None:
     """Apply a legal action to game ``g``."""
     S[g, PLY] += 1
@@ -303,7 +303,7 @@ def step_one(S: np.ndarray, g: int, a: int) -> None:
         S[g, PHASE] = PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _pick(S: np.ndarray, g: int, a: int) -> None:
     """The picker names a contract (§3); trix starts with its starter (§11)."""
     S[g, CONTRACT] = a
@@ -320,7 +320,7 @@ def _pick(S: np.ndarray, g: int, a: int) -> None:
         _enter_play_turn(S, g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _enter_play_turn(S: np.ndarray, g: int) -> None:
     """The seat in ``turn`` is about to play: the K♥ holder first decides to declare (§5)."""
     t = S[g, TURN]
@@ -332,7 +332,7 @@ def _enter_play_turn(S: np.ndarray, g: int) -> None:
         S[g, PHASE] = PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _play(S: np.ndarray, g: int, a: int) -> None:
     """Play a card to the current trick; the highest card of the suit led wins it."""
     t = S[g, TURN]
@@ -420,7 +420,7 @@ def trick_points(S: np.ndarray, g: int) -> None:
         S[g, POINTS + decl] -= 50
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _next_holder(S: np.ndarray, g: int, t: int) -> None:
     """Turn passes to the next seat after ``t`` that still holds cards (§11)."""
     for k in range(1, 5):
@@ -430,7 +430,7 @@ def _next_holder(S: np.ndarray, g: int, t: int) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _place(S: np.ndarray, g: int, a: int) -> None:
     """Place a trix card or pass (§11); an ace gives another turn; stop at the second out."""
     t = S[g, TURN]
