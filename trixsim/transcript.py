@@ -21,7 +21,7 @@ import numpy as np
 
 from trixsim.cards import SUITS, card_name, cards_of, mask_of, parse_card
 from trixsim.engine import GameState, init, legal_action_mask, step
-from trixsim.engine.rules import winners_losers
+from trixsim.engine.rules import pick_number, winners_losers
 from trixsim.types import (
     CONTRACT_BY_NAME,
     CONTRACT_NAMES,
@@ -156,7 +156,7 @@ class Recorder:
             if p == PICK:
                 cn = int(st.contract_no[g])
                 self._open[g] = ContractRecord(
-                    number=cn + 1, picker=int(st.picker[g]), pick=cn // 4 + 1, contract=a,
+                    number=cn + 1, picker=int(st.picker[g]), pick=int(pick_number(st, g)), contract=a,
                     hands=[cards_of(h) for h in st.hands[g].tolist()],
                     ray_declared=None if a == TRIX else False,
                     tricks=None if a == TRIX else [], moves=[] if a == TRIX else None)

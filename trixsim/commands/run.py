@@ -32,7 +32,7 @@ def register(group: click.Group) -> None:
     @group.command("run")
     @click.option("--games", "-n", type=int, default=10_000, show_default=True,
                   help="Number of complete games to play.")
-    @click.option("--seed", type=int, default=0, show_default=True,
+    @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Run seed: deals depend only on (seed, game index, contract number).")
     @click.option("--strategies", "-s", default=DEFAULT_STRATEGIES, show_default=True,
                   help="One strategy spec for all seats, or four comma-separated (seats 0-3).")
@@ -40,7 +40,7 @@ def register(group: click.Group) -> None:
                   help="Worker processes [default: all cores].")
     @click.option("--batch", type=int, default=10_000, show_default=True,
                   help="Games per engine batch (results do not depend on it).")
-    @click.option("--first-game", type=int, default=0, show_default=True,
+    @click.option("--first-game", type=click.IntRange(0, 2**62), default=0, show_default=True,
                   help="Index of the first game (to extend an earlier run).")
     @click.option("--out", "-o", type=click.Path(path_type=Path), default=Path("trixsim-run"),
                   show_default=True, help="Output directory for the Parquet tables.")
@@ -53,8 +53,6 @@ def register(group: click.Group) -> None:
             raise click.BadParameter("must be a positive number of games", param_hint="--games")
         if batch <= 0:
             raise click.BadParameter("must be positive", param_hint="--batch")
-        if first_game < 0:
-            raise click.BadParameter("must be 0 or more", param_hint="--first-game")
         if workers is not None and workers <= 0:
             raise click.BadParameter("must be positive", param_hint="--workers")
         if out.exists() and not force:
