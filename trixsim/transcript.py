@@ -156,7 +156,8 @@ class Recorder:
             if p == PICK:
                 cn = int(st.contract_no[g])
                 self._open[g] = ContractRecord(
-                    number=cn + 1, picker=int(st.picker[g]), pick=int(pick_number(st, g)), contract=a,
+                    number=cn + 1, picker=int(st.picker[g]), pick=int(pick_number(st, g)),
+                    contract=a,
                     hands=[cards_of(h) for h in st.hands[g].tolist()],
                     ray_declared=None if a == TRIX else False,
                     tricks=None if a == TRIX else [], moves=[] if a == TRIX else None)
