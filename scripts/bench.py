@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from trixsim.adapter import adapt
+from trixsim.adapter import GameView, adapt
 from trixsim.loading import load_seats
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
@@ -26,16 +26,16 @@ from trixsim.strategy import Strategy
 class _RandomOneGame:
     """A plain one-game bot: every decision uniform among the legal actions."""
 
-    def pick(self, view):  # noqa: ANN001, ANN201 - the adapter's duck-typed protocol
+    def pick(self, view: GameView) -> int:
         return view.random_action()
 
-    def declare(self, view):  # noqa: ANN001, ANN201
+    def declare(self, view: GameView) -> int:
         return view.random_action()
 
-    def play(self, view):  # noqa: ANN001, ANN201
+    def play(self, view: GameView) -> int:
         return view.random_action()
 
-    def place(self, view):  # noqa: ANN001, ANN201
+    def place(self, view: GameView) -> int:
         return view.random_action()
 
 
