@@ -124,3 +124,36 @@ def test_unwritable_output_is_a_usage_error(tmp_path: Path) -> None:
     code, text = _invoke("run", "-n", "5", "-j", "1", "-o", str(blocker / "sub"))
     assert code == 2 and "cannot write" in text
     assert blocker.read_text() == "x"
+
+
+def test_different_strategies_get_the_same_deals(tmp_path: Path) -> None:
+    """Two strategies compared on one seed see the same deal for the same contract number
+    (the deal depends only on seed, game index and contract number), and the same first
+    picker; only their own decisions differ."""
+    from trixsim.loading import load_seats
+    from trixsim.outcomes import OutcomeLog
+    from trixsim.sim import play_batch
+
+    class Deals(OutcomeLog):
+        def __init__(self, batch: int) -> None:
+            super().__init__(batch)
+            self.deals: dict[tuple[int, int], list[int]] = {}
+
+        def before_step(self, st, actions) -> None:  # type: ignore[no-untyped-def]
+            for g in range(st.batch_size):
+                if st.phase[g] == 0:  # PICK: the hands are the fresh deal
+                    key = (int(st.game_id[g]), int(st.contract_no[g]))
+                    self.deals[key] = [int(h) for h in st.hands[g]]
+            super().before_step(st, actions)
+
+    seen = []
+    for specs in ("random", "heuristic", "heuristic-nodeclare,random,heuristic,random"):
+        obs = Deals(12)
+        st = play_batch(load_seats(specs), 21, range(12), observer=obs)
+        seen.append((obs.deals, st.first_picker.tolist()))
+    base_deals, base_first = seen[0]
+    for deals, first in seen[1:]:
+        assert first == base_first
+        common = set(deals) & set(base_deals)
+        assert len(common) >= 12 * 5
+        assert all(deals[k] == base_deals[k] for k in common)
