@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -70,8 +71,15 @@ def register(group: click.Group) -> None:
             multiprocessing_logging.install_mp_handler()
         cfg = RunConfig(games=games, seed=seed, strategies=strategies, batch=batch,
                         workers=workers or os.cpu_count() or 1, first_game=first_game)
+        show = sys.stderr.isatty() and not verbose
+        bar = click.progressbar(length=games, label="playing", file=sys.stderr,
+                                show_eta=True, show_pos=True) if show else None
         try:
-            summary = run(cfg, out, force=force)
+            if bar is None:
+                summary = run(cfg, out, force=force)
+            else:
+                with bar:
+                    summary = run(cfg, out, force=force, progress=bar.update)
         except StrategyError as exc:
             raise click.ClickException(str(exc)) from None
         except OSError as exc:
