@@ -84,7 +84,7 @@ def test_subclassing_per_game_strategy_with_params() -> None:
     declares: list[np.ndarray] = []
 
     class Watch:
-        def before_step(self, st, actions) -> None:
+        def before_step(self, st, actions, legal) -> None:
             declares.append(actions[st.phase == DECLARE])
 
         def after_step(self, st) -> None:

@@ -58,7 +58,7 @@ class Digest:
         self.picker = np.full(batch, -1, dtype=np.int64)
         self.before = np.zeros(batch, dtype=np.int64)
 
-    def before_step(self, st: GameState, actions: np.ndarray) -> None:
+    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
         legal = engine.legal_action_mask(st)
         n = np.bitwise_count(legal).astype(np.int64)
         n[(st.phase == PLACE) & (legal == 0)] = 1
@@ -123,7 +123,7 @@ def states_at_plies(seed: int, game_id: int, plies: list[int]) -> list[GameState
     out: dict[int, GameState] = {}
 
     class Snap:
-        def before_step(self, st: GameState, actions: np.ndarray) -> None:
+        def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
             if int(st.ply[0]) in plies and st.phase[0] != DONE:
                 out[int(st.ply[0])] = st.copy()
 

@@ -31,7 +31,7 @@ class Recorder:
     def __init__(self) -> None:
         self.rows: list[np.ndarray] = []
 
-    def before_step(self, st: GameState, actions: np.ndarray) -> None:
+    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
         live = st.phase != DONE
         legal = legal_action_mask(st).astype(np.int64)
         self.rows.append(np.stack([st.phase[live], legal[live], actions[live]], axis=1))
@@ -94,7 +94,7 @@ def test_variants_decide_like_heuristic_outside_their_aspect() -> None:
     differs = {type(v): set() for v in variants}
 
     class Compare(Recorder):
-        def before_step(self, st: GameState, actions: np.ndarray) -> None:
+        def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
             legal = legal_action_mask(st)
             for phase, method in ((PICK, "pick"), (DECLARE, "declare"), (PLAY, "play"),
                                   (PLACE, "place")):

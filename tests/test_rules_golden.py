@@ -439,7 +439,7 @@ def test_winners_lowest_losers_highest() -> None:
     outcomes = pytest.importorskip("trixsim.outcomes")
     st = engine.init(0, [0, 1, 2])
     st.totals[:] = [[-100, 50, -100, 300], [0, 0, 0, 0], [1100, 20, 30, 1100]]
-    df = outcomes.games_frame(st)
+    df = outcomes.games_table(st, 0, ["random"] * 4).to_pandas()
     win = df[[f"winner_{s}" for s in range(4)]].to_numpy().tolist()
     lose = df[[f"loser_{s}" for s in range(4)]].to_numpy().tolist()
     assert win == [[True, False, True, False], [True] * 4, [False, True, False, False]]

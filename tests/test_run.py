@@ -1,28 +1,37 @@
-"""`trixsim run`: tables, reproducibility across workers and batch sizes, bad input."""
+"""`trixsim run`: tables, lineups and rotation, reproducibility, resume, bad input."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from trixsim.cli import cli
-from trixsim.outcomes import CONTRACT_COLUMNS, GAME_COLUMNS
-from trixsim.runner import RunConfig, chunks, run
+from trixsim.loading import load_seats
+from trixsim.outcomes import CONTRACT_COLUMNS, GAME_COLUMNS, OutcomeLog, expand
+from trixsim.runner import RunConfig, expand_lineups, plan, read_run, run
+from trixsim.sim import StrategyError, play_batch
 from trixsim.types import CONTRACT_NAMES
 
+FLAKY_BOT = '''
+import os
+import numpy as np
+from trixsim.strategy import Strategy
 
-def _expand(cols: dict[str, str]) -> list[str]:
-    out: list[str] = []
-    for name in cols:
-        if ".." in name:
-            stem = name.split("..")[0].rsplit("_", 1)[0]
-            out += [f"{stem}_{s}" for s in range(4)]
-        else:
-            out.append(name)
-    return out
+class Flaky(Strategy):
+    """Random, but refuses to play game 30 or later while the marker file exists."""
+    name = "flaky"
+    observes = None
+
+    def play(self, obs):
+        if os.path.exists(os.environ["TRIXSIM_TEST_MARKER"]) and (obs.game >= 30).any():
+            raise RuntimeError("marker present")
+        return super().play(obs)
+'''
 
 
 def _invoke(*args: str) -> tuple[int, str]:
@@ -30,20 +39,23 @@ def _invoke(*args: str) -> tuple[int, str]:
     return res.exit_code, res.output
 
 
+def _tables(out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return pd.read_parquet(out / "contracts"), pd.read_parquet(out / "games")
+
+
 def test_run_writes_documented_tables(tmp_path: Path) -> None:
     out = tmp_path / "r"
-    code, text = _invoke("run", "-n", "60", "--seed", "3", "-j", "1", "-o", str(out))
+    code, text = _invoke("run", "-n", "60", "--seed", "3", "-j", "1", "-s", "random",
+                         "-o", str(out))
     assert code == 0, text
     assert "60 games" in text and "contracts/s" in text
-    c = pd.read_parquet(out / "contracts.parquet")
-    g = pd.read_parquet(out / "games.parquet")
-    assert list(c.columns) == _expand(CONTRACT_COLUMNS)
-    assert list(g.columns) == _expand(GAME_COLUMNS)
-    assert len(g) == 60 and sorted(g.game_id) == list(range(60))
+    c, g = _tables(out)
+    assert list(c.columns) == expand(CONTRACT_COLUMNS)
+    assert list(g.columns) == expand(GAME_COLUMNS)
+    assert len(g) == 60 and sorted(g.game) == list(range(60))
     assert len(c) == g.contracts.sum()
     assert set(c.contract.astype(str)) <= set(CONTRACT_NAMES)
-    # totals are the running sum of points with the 1000 rule; final totals match
-    for gid, rows in c.groupby("game_id"):
+    for gid, rows in c.groupby("game"):
         rows = rows.sort_values("number")
         assert list(rows.number) == list(range(1, len(rows) + 1))
         tot = [0, 0, 0, 0]
@@ -51,41 +63,154 @@ def test_run_writes_documented_tables(tmp_path: Path) -> None:
             tot = [t + r[f"points_{s}"] for s, t in enumerate(tot)]
             tot = [0 if t == 1000 else t for t in tot]
             assert tot == [r[f"totals_{s}"] for s in range(4)]
-        final = g[g.game_id == gid].iloc[0]
+        final = g[g.game == gid].iloc[0]
         assert tot == [final[f"final_{s}"] for s in range(4)]
         assert final[[f"winner_{s}" for s in range(4)]].tolist() == [t == min(tot) for t in tot]
         assert final[[f"loser_{s}" for s in range(4)]].tolist() == [t == max(tot) for t in tot]
-    # picks and pickers follow the rotation; trix never on pick 7
     assert (c.pick == (c.number - 1) // 4 + 1).all()
     assert not ((c.pick == 7) & (c.contract == "trix")).any()
-    # every player uses each contract at most once
-    assert not c.duplicated(["game_id", "picker", "contract"]).any()
+    assert not c.duplicated(["game", "picker", "contract"]).any()
+    trix = c.contract == "trix"
+    assert (c.multiplier[trix] == 1).all()
+    assert (c.multiplier[~trix] == np.where(c.pick[~trix] == 7, 4, 2)).all()
+    assert c.forced[c.pick == 7].all()
+    assert (c.tricks_played[trix] == 0).all() and (c.trix_first[trix] >= 0).all()
+    assert (c.trix_second[trix] >= 0).all() and (c.trix_first[~trix] == -1).all()
+    tricks = c[[f"tricks_{s}" for s in range(4)]].sum(axis=1)
+    assert (tricks == c.tricks_played).all()
+    assert (c.kh_taker[c.contract.isin(["ray", "general"])] >= 0).all()
+    assert (np.bitwise_count(c.picker_hand.to_numpy()) == 8).all()
+    meta = read_run(out)
+    assert meta["complete"] and meta["lineups"] == ["random,random,random,random"]
+    assert sum(ch["stop"] - ch["start"] for ch in meta["chunks"]) == 60
+    assert (out / "run.log").exists()
 
 
-def test_same_seed_same_tables_whatever_workers_and_batch(tmp_path: Path) -> None:
-    cfg = dict(games=45, seed=11, strategies="random")
-    run(RunConfig(**cfg, batch=45, workers=1), tmp_path / "a")
-    run(RunConfig(**cfg, batch=7, workers=2), tmp_path / "b")
-    for name in ("contracts.parquet", "games.parquet"):
-        a = pd.read_parquet(tmp_path / "a" / name)
-        b = pd.read_parquet(tmp_path / "b" / name)
-        pd.testing.assert_frame_equal(a, b)
+def test_outcome_columns_match_the_engine() -> None:
+    """Declarations, the K♥ holder and taker, forced picks and trix exits as the engine
+    saw them, from an independent observer of the same games."""
+    seen: list[tuple[int, int, bool]] = []
+
+    class Watch(OutcomeLog):
+        def before_step(self, st, actions, legal) -> None:  # type: ignore[no-untyped-def]
+            for g in np.flatnonzero(st.phase == 1):  # DECLARE
+                seen.append((int(st.game_id[g]), int(st.contract_no[g]) + 1,
+                             bool(actions[g] == 1)))
+            super().before_step(st, actions, legal)
+
+    log = Watch(40)
+    play_batch(load_seats("random"), 8, range(40), observer=log)
+    c = log.contracts().to_pandas()
+    asked = {(g, n): d for g, n, d in seen}
+    rk = c[c.contract.isin(["ray", "general"])]
+    for _, r in rk.iterrows():
+        assert r.declared == asked[(r.game, r.number)]
+    assert not c[~c.contract.isin(["ray", "general"])].declared.any()
+
+
+def test_same_tables_whatever_workers_batch_size_and_start_method(tmp_path: Path) -> None:
+    base = dict(games=45, seed=11, lineups=("random", "heuristic,random,random,random"))
+    run(RunConfig(**base, batch_size=45, workers=1), tmp_path / "a")
+    run(RunConfig(**base, batch_size=7, workers=2), tmp_path / "b")
+    run(RunConfig(**base, batch_size=20, workers=2, start_method="spawn"), tmp_path / "c")
+    a = _tables(tmp_path / "a")
+    for other in ("b", "c"):
+        for x, y in zip(a, _tables(tmp_path / other), strict=True):
+            pd.testing.assert_frame_equal(x, y)
+
+
+def test_rotate_plays_every_seating_on_the_same_deals(tmp_path: Path) -> None:
+    lineups = expand_lineups(["heuristic,random,random,random"], rotate=True)
+    assert lineups == [["heuristic", "random", "random", "random"],
+                       ["random", "random", "random", "heuristic"],
+                       ["random", "random", "heuristic", "random"],
+                       ["random", "heuristic", "random", "random"]]
+    assert expand_lineups(["random"], rotate=True) == [["random"] * 4]
+    out = tmp_path / "rot"
+    code, text = _invoke("run", "-n", "12", "-j", "1", "--rotate", "-s",
+                         "heuristic,random,random,random", "-o", str(out))
+    assert code == 0, text
+    c, g = _tables(out)
+    assert sorted(g.lineup.unique()) == [0, 1, 2, 3]
+    seat_of = {lu: [g[(g.lineup == lu)][f"strategy_{s}"].iloc[0] for s in range(4)].index(
+        "heuristic") for lu in range(4)}
+    assert sorted(seat_of.values()) == [0, 1, 2, 3]
+    first = g.groupby("game").first_picker.nunique()
+    assert (first == 1).all()  # the same deal (first picker) in every seating
+    hands = c[c.number == 1].groupby("game").picker_hand.nunique()
+    assert (hands == 1).all()  # the first contract's deal is the same in every seating
 
 
 def test_first_game_extends_a_run(tmp_path: Path) -> None:
-    run(RunConfig(games=20, seed=5, strategies="random", workers=1), tmp_path / "all")
-    run(RunConfig(games=8, seed=5, strategies="random", workers=1, first_game=12),
-        tmp_path / "tail")
-    a = pd.read_parquet(tmp_path / "all" / "games.parquet")
-    b = pd.read_parquet(tmp_path / "tail" / "games.parquet")
-    pd.testing.assert_frame_equal(a[a.game_id >= 12].reset_index(drop=True), b)
+    run(RunConfig(games=20, seed=5, lineups=("random",)), tmp_path / "all")
+    run(RunConfig(games=8, seed=5, lineups=("random",), first_game=12), tmp_path / "tail")
+    a = _tables(tmp_path / "all")[1]
+    b = _tables(tmp_path / "tail")[1]
+    pd.testing.assert_frame_equal(a[a.game >= 12].reset_index(drop=True), b)
 
 
-def test_chunks_cover_every_game_once() -> None:
-    cfg = RunConfig(games=103, seed=0, strategies="random", batch=10, workers=3, first_game=7)
-    parts = chunks(cfg)
-    flat = [g for a, b in parts for g in range(a, b)]
-    assert flat == list(range(7, 110))
+def test_plan_covers_every_game_of_every_lineup_once() -> None:
+    cfg = RunConfig(games=103, seed=0, lineups=("random",), batch_size=10, workers=3,
+                    first_game=7)
+    for n_lineups in (1, 3):
+        parts = plan(cfg, n_lineups)
+        for lu in range(n_lineups):
+            flat = [g for lu2, a, b in parts if lu2 == lu for g in range(a, b)]
+            assert flat == list(range(7, 110))
+        assert max(b - a for _, a, b in parts) <= 10
+
+
+def test_interrupted_run_keeps_its_chunks_and_resumes(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = tmp_path / "flaky.py"
+    bot.write_text(FLAKY_BOT)
+    marker = tmp_path / "marker"
+    marker.write_text("")
+    monkeypatch.setenv("TRIXSIM_TEST_MARKER", str(marker))
+    spec = f"{bot}:Flaky"
+    out = tmp_path / "r"
+    with pytest.raises(StrategyError):
+        run(RunConfig(games=60, seed=2, lineups=(spec,), batch_size=10), out)
+    meta = read_run(out)
+    assert not meta["complete"]
+    assert [c["start"] for c in meta["chunks"]] == [0, 10, 20]
+    assert sorted(p.name for p in (out / "games").iterdir()) == [
+        "l000-g000000000000.parquet", "l000-g000000000010.parquet",
+        "l000-g000000000020.parquet"]
+    partial = _tables(out)[1]
+    assert sorted(partial.game) == list(range(30))
+    marker.unlink()
+    code, text = _invoke("run", "--resume", str(out), "-j", "1")
+    assert code == 0, text
+    assert read_run(out)["complete"]
+    run(RunConfig(games=60, seed=2, lineups=(spec,), batch_size=10), tmp_path / "whole")
+    for x, y in zip(_tables(out), _tables(tmp_path / "whole"), strict=True):
+        pd.testing.assert_frame_equal(x, y)
+
+
+def test_cli_interrupted_run_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = tmp_path / "flaky.py"
+    bot.write_text(FLAKY_BOT)
+    marker = tmp_path / "marker"
+    marker.write_text("")
+    monkeypatch.setenv("TRIXSIM_TEST_MARKER", str(marker))
+    code, text = _invoke("run", "-n", "40", "-j", "1", "--batch-size", "10", "-s",
+                         f"{bot}:Flaky", "-o", str(tmp_path / "r"))
+    assert code == 1
+    assert "marker present" in text and "finished chunks kept" in text
+    assert "Traceback" not in text
+
+
+def test_replay_a_game_of_a_run(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert _invoke("run", "-n", "6", "-j", "1", "-s", "random", "-o", str(out))[0] == 0
+    code, text = _invoke("replay", "--run", str(out), "--game", "4")
+    assert code == 0, text
+    g = _tables(out)[1]
+    final = g[g.game == 4].iloc[0]
+    assert "final totals: " + "  ".join(f"{final[f'final_{s}']:>5}" for s in range(4)) in text
+    code, text = _invoke("replay", "--run", str(out), "--game", "6")
+    assert code == 2 and "0..5" in text
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -93,15 +218,23 @@ def test_chunks_cover_every_game_once() -> None:
     (["-n", "-5"], "--games"),
     (["-s", "nosuchbot"], "nosuchbot"),
     (["-s", "random,random"], "strateg"),
-    (["--batch", "0"], "--batch"),
+    (["-s", "heuristic:nosuch=1"], "nosuch"),
+    (["--batch-size", "0"], "--batch-size"),
     (["-j", "0"], "--workers"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], needle: str) -> None:
     code, text = _invoke("run", *args, "-o", str(tmp_path / "x"))
     assert code == 2
-    assert needle in text
+    assert needle in text and text.count("\n") == 1
     assert "Traceback" not in text
     assert not (tmp_path / "x").exists()
+
+
+def test_resume_on_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    code, text = _invoke("run", "--resume", str(tmp_path / "plain"))
+    assert code == 2 and "not a run folder" in text
+    assert list((tmp_path / "plain").iterdir()) == []
 
 
 def test_existing_output_is_kept_without_force(tmp_path: Path) -> None:
@@ -114,8 +247,7 @@ def test_existing_output_is_kept_without_force(tmp_path: Path) -> None:
     code, text = _invoke("run", "-n", "5", "-j", "1", "-o", str(out), "--force")
     assert code == 0, text
     assert not (out / "keep.txt").exists()
-    assert (out / "games.parquet").exists()
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert json.loads((out / "run.json").read_text())["complete"]
 
 
 def test_unwritable_output_is_a_usage_error(tmp_path: Path) -> None:
@@ -126,25 +258,21 @@ def test_unwritable_output_is_a_usage_error(tmp_path: Path) -> None:
     assert blocker.read_text() == "x"
 
 
-def test_different_strategies_get_the_same_deals(tmp_path: Path) -> None:
+def test_different_strategies_get_the_same_deals() -> None:
     """Two strategies compared on one seed see the same deal for the same contract number
     (the deal depends only on seed, game index and contract number), and the same first
     picker; only their own decisions differ."""
-    from trixsim.loading import load_seats
-    from trixsim.outcomes import OutcomeLog
-    from trixsim.sim import play_batch
 
     class Deals(OutcomeLog):
         def __init__(self, batch: int) -> None:
             super().__init__(batch)
             self.deals: dict[tuple[int, int], list[int]] = {}
 
-        def before_step(self, st, actions) -> None:  # type: ignore[no-untyped-def]
-            for g in range(st.batch_size):
-                if st.phase[g] == 0:  # PICK: the hands are the fresh deal
-                    key = (int(st.game_id[g]), int(st.contract_no[g]))
-                    self.deals[key] = [int(h) for h in st.hands[g]]
-            super().before_step(st, actions)
+        def before_step(self, st, actions, legal) -> None:  # type: ignore[no-untyped-def]
+            for g in np.flatnonzero(st.phase == 0):  # PICK: the hands are the fresh deal
+                self.deals[(int(st.game_id[g]), int(st.contract_no[g]))] = [
+                    int(h) for h in st.hands[g]]
+            super().before_step(st, actions, legal)
 
     seen = []
     for specs in ("random", "heuristic", "heuristic-nodeclare,random,heuristic,random"):

@@ -40,7 +40,7 @@ class Recorder:
     def __init__(self) -> None:
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def before_step(self, st: GameState, actions: np.ndarray) -> None:
+    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
         live = st.phase != DONE
         self.rows.append((st.phase[live].copy(), legal_action_mask(st)[live].astype(np.int64),
                           actions[live].copy()))
@@ -261,3 +261,44 @@ def test_adapter_errors_name_the_game(mode: str, message: str) -> None:
     bot.bot.mode = mode
     with pytest.raises(StrategyError, match=message):
         play_batch([bot] * 4, SEED, range(8))
+
+
+# ---------------------------------------------------------------- the random key
+
+
+_M = 2**64 - 1
+_K = (0x9E3779B97F4A7C15, 0xD6E8FEB86659FD93, 0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
+
+
+def _unmix(x: int) -> int:
+    """Invert SplitMix64's finaliser (the mixer of trixsim.rng)."""
+    def unxorshift(v: int, s: int) -> int:
+        r = v
+        for _ in range(64 // s + 1):
+            r = v ^ (r >> s)
+        return r & _M
+    x = unxorshift(x, 31)
+    x = (x * pow(0x94D049BB133111EB, -1, 2**64)) & _M
+    x = unxorshift(x, 27)
+    x = (x * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & _M
+    return unxorshift(x, 30)
+
+
+def test_the_random_key_does_not_give_away_the_seed() -> None:
+    """Undoing the mixer on ``key`` gives back a one-way subkey, not the seed, so a bot
+    cannot recompute the deals from its observation."""
+    from trixsim import rng
+    from trixsim.engine import init, legal_action_mask, observe
+
+    seed = 987654321123
+    st = init(seed, [5])
+    obs = observe(st, np.array([0]), legal_action_mask(st))
+    key, game, ply = int(obs.key[0]), int(obs.game[0]), int(obs.ply[0])
+    x = _unmix(key) ^ ((ply * _K[3]) & _M)
+    x = _unmix(x) ^ ((game * _K[2]) & _M)
+    x = _unmix(x) ^ ((rng.STREAM_STRATEGY * _K[1]) & _M)
+    recovered = (_unmix(x) * pow(_K[0], -1, 2**64)) & _M
+    assert recovered != seed
+    hands = np.zeros(4, dtype=np.int64)
+    rng.deal_one(recovered, game, int(obs.contract_no[0]), hands)
+    assert not np.array_equal(hands, st.hands[0])

@@ -431,6 +431,11 @@ def load_seats(specs: str) -> list[Strategy]:
             for p in parts]
 
 
+def split_specs(specs: str) -> list[str]:
+    """The seat specs of a comma-separated lineup (commas inside parameter lists kept)."""
+    return _split_specs(specs)
+
+
 def _split_specs(specs: str) -> list[str]:
     """Split on commas that start a new spec (not those between key=value parameters)."""
     out: list[str] = []

@@ -34,8 +34,8 @@ class StrategyError(RuntimeError):
 class Observer(Protocol):
     """Watches a batch being played (used by game records and outcome tables)."""
 
-    def before_step(self, st: GameState, actions: np.ndarray) -> None:
-        """Called with the state and the checked actions about to be applied."""
+    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
+        """Called with the state, the actions about to be applied and their legal masks."""
 
     def after_step(self, st: GameState) -> None:
         """Called after the actions were applied."""
@@ -168,7 +168,7 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
     while (st.phase != DONE).any():
         actions = decide(st, strategies, legal)
         if observer is not None:
-            observer.before_step(st, actions)
+            observer.before_step(st, actions, legal)
         try:
             legal = step(st, actions, legal)
         except IllegalActionError as exc:

@@ -144,7 +144,7 @@ class Recorder:
                            for g in range(st.batch_size)]
             self._open = [None] * st.batch_size
 
-    def before_step(self, st: GameState, actions: np.ndarray) -> None:
+    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
         """Note each live game's decision and action before the engine applies it."""
         self._ensure(st)
         self._cn_before = st.contract_no.copy()

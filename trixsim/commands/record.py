@@ -15,10 +15,12 @@ from typing import TextIO
 
 import click
 import numpy as np
+import pyarrow.parquet as pq
 
 from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
 from trixsim.engine.rules import trick_winner
-from trixsim.loading import StrategyLoadError, load_seats
+from trixsim.loading import StrategyLoadError, load_seats, split_specs
+from trixsim.runner import RunFolderError, read_run
 from trixsim.sim import StrategyError, play_batch
 from trixsim.strategy import Strategy
 from trixsim.transcript import (
@@ -174,18 +176,35 @@ def play_by_play(rec: GameRecord) -> list[str]:
 
 
 @click.command("replay")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--game", "game_id", type=int, default=None,
               help="Show this game's play-by-play (after checking it).")
-def replay_cmd(file: Path, game_id: int | None) -> None:
+@click.option("--run", "run_dir", type=click.Path(path_type=Path), default=None,
+              help="Replay a game of a `trixsim run` folder from its seed (needs --game).")
+@click.option("--lineup", type=int, default=0, show_default=True,
+              help="With --run: which of the run's lineups to replay the game with.")
+def replay_cmd(file: Path | None, game_id: int | None, run_dir: Path | None,
+               lineup: int) -> None:
     """Check every record of FILE against the rules engine, or show one game.
 
     Every pick, declaration, card and trix move is replayed from the recorded hands and
     must be legal; trick leaders, contract ends, points, totals and the result must match.
+    With --run DIR --game ID, the game is played again exactly from the run's seed,
+    strategies and game index, checked against the run's tables, and shown.
     Exit codes: 0 all records check out, 1 a record is malformed or breaks a rule (the
     message names the line and the field, or the game and the contract), 2 usage errors
-    (missing file, unknown --game id).
+    (missing file, unknown --game id, a folder that is not a run).
     """
+    if run_dir is not None:
+        if file is not None:
+            raise click.UsageError("give either FILE or --run, not both")
+        if game_id is None:
+            raise click.UsageError("--run needs --game ID")
+        click.echo("\n".join(play_by_play(_from_run(run_dir, game_id, lineup))))
+        return
+    if file is None:
+        raise click.UsageError("missing FILE (or --run DIR --game ID)")
     if game_id is not None:
         for no, rec in _records(file):
             if rec.game_id == game_id:
@@ -200,6 +219,43 @@ def replay_cmd(file: Path, game_id: int | None) -> None:
     if not games:
         raise click.ClickException(f"{file}: no game records")
     click.echo(f"{file}: {games} games, {contracts} contracts checked, all consistent")
+
+
+def _from_run(run_dir: Path, game_id: int, lineup: int) -> GameRecord:
+    """Play game ``game_id`` of a run again and check it against the run's games table."""
+    try:
+        meta = read_run(run_dir)
+    except RunFolderError as exc:
+        raise click.BadParameter(str(exc), param_hint="--run") from None
+    first, n = meta["first_game"], meta["games"]
+    if not first <= game_id < first + n:
+        raise click.BadParameter(f"the run has games {first}..{first + n - 1}",
+                                 param_hint="--game")
+    if not 0 <= lineup < len(meta["lineups"]):
+        raise click.BadParameter(f"the run has lineups 0..{len(meta['lineups']) - 1}",
+                                 param_hint="--lineup")
+    specs = split_specs(meta["lineups"][lineup])
+    try:
+        seats = load_seats(meta["lineups"][lineup])
+    except StrategyLoadError as exc:
+        raise click.ClickException(f"cannot load the run's strategies: {exc}") from None
+    rec = Recorder(meta["seed"], specs)
+    st = play_batch(seats, meta["seed"], np.array([game_id], dtype=np.int64), observer=rec)
+    game = rec.records(st)[0]
+    games_dir = Path(run_dir) / "games"
+    try:
+        table = pq.read_table(games_dir, columns=["game", "lineup"] +
+                              [f"final_{s}" for s in range(4)],
+                              filters=[("game", "=", game_id), ("lineup", "=", lineup)])
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"cannot read {games_dir}: {exc}") from None
+    if table.num_rows:
+        stored = [int(table.column(f"final_{s}")[0].as_py()) for s in range(4)]
+        if stored != game.final_totals:
+            raise click.ClickException(
+                f"game {game_id} replays to final totals {game.final_totals}, but the run "
+                f"recorded {stored} (different strategy code or version?)")
+    return game
 
 
 def register(group: click.Group) -> None:

@@ -1,30 +1,57 @@
-"""``trixsim run``: play many games in parallel and write outcome tables to Parquet."""
+"""``trixsim run``: play many games in parallel and write the outcome tables to Parquet."""
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
 
 from trixsim.loading import StrategyLoadError, load_seats
-from trixsim.runner import RunConfig, RunSummary, run
+from trixsim.runner import (
+    RunConfig,
+    RunError,
+    RunFolderError,
+    RunSummary,
+    expand_lineups,
+    read_run,
+    run,
+)
 from trixsim.sim import StrategyError
 
-DEFAULT_STRATEGIES = "heuristic,random,random,random"
+DEFAULT_STRATEGIES = "heuristic"
 
 
-def _print_summary(summary: RunSummary) -> None:
+def _fresh_out() -> Path:
+    """A new folder under runs/ named after the current time."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out = Path("runs") / f"run-{stamp}"
+    k = 1
+    while out.exists():
+        k += 1
+        out = Path("runs") / f"run-{stamp}-{k}"
+    return out
+
+
+def _print_summary(summary: RunSummary, out: Path) -> None:
+    secs = max(summary.seconds, 1e-9)
     click.echo(f"{summary.games:,} games, {summary.contracts:,} contracts in "
-               f"{summary.seconds:.2f} s ({summary.contracts / max(summary.seconds, 1e-9):,.0f} "
-               f"contracts/s, {summary.games / max(summary.seconds, 1e-9):,.0f} games/s)")
-    click.echo(f"{'seat':<5}{'strategy':<32}{'mean total':>12}{'± s.e.':>9}{'won':>8}{'lost':>8}")
-    for s, seat in enumerate(summary.seats):
-        n = max(summary.games, 1)
-        click.echo(f"{s:<5}{seat.label:<32}{summary.mean(s):>12.1f}{summary.stderr(s):>9.1f}"
-                   f"{seat.wins / n:>8.1%}{seat.losses / n:>8.1%}")
+               f"{summary.seconds:.2f} s ({summary.games / secs:,.0f} games/s, "
+               f"{summary.contracts / secs:,.0f} contracts/s)")
+    click.echo(f"{'strategy':<40}{'seatings':>10}{'mean total':>12}{'± s.e.':>9}"
+               f"{'won':>8}{'lost':>8}")
+    for st in summary.strategies.values():
+        n = max(st.seatings, 1)
+        click.echo(f"{st.spec:<40}{st.seatings:>10,}{st.mean:>12.1f}{st.stderr:>9.1f}"
+                   f"{st.wins / n:>8.1%}{st.losses / n:>8.1%}")
+    click.echo(f"tables written to {out}/ (contracts/, games/, run.json, run.log)")
+
+
+def _positive(value: int | None, name: str) -> None:
+    if value is not None and value <= 0:
+        raise click.BadParameter("must be a positive number", param_hint=name)
 
 
 def register(group: click.Group) -> None:
@@ -32,59 +59,106 @@ def register(group: click.Group) -> None:
 
     @group.command("run")
     @click.option("--games", "-n", type=int, default=10_000, show_default=True,
-                  help="Number of complete games to play.")
+                  help="Number of deals (game indices); each lineup plays every one.")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Run seed: deals depend only on (seed, game index, contract number).")
-    @click.option("--strategies", "-s", default=DEFAULT_STRATEGIES, show_default=True,
-                  help="One strategy spec for all seats, or four comma-separated (seats 0-3).")
+    @click.option("--strategies", "-s", "lineups", multiple=True,
+                  help="A lineup: one strategy spec for all seats or four comma-separated "
+                       "(seats 0-3). Repeat for several lineups, all on the same deals. "
+                       f"[default: {DEFAULT_STRATEGIES}]")
+    @click.option("--rotate", is_flag=True,
+                  help="Also play every lineup with its seats rotated (same deals), so each "
+                       "strategy sits in every seat equally often.")
     @click.option("--workers", "-j", type=int, default=None,
                   help="Worker processes [default: all cores].")
-    @click.option("--batch", type=int, default=10_000, show_default=True,
-                  help="Games per engine batch (results do not depend on it).")
+    @click.option("--batch-size", type=int, default=10_000, show_default=True,
+                  help="Games per engine batch and per chunk file (results do not depend "
+                       "on it).")
     @click.option("--first-game", type=click.IntRange(0, 2**62), default=0, show_default=True,
                   help="Index of the first game (to extend an earlier run).")
-    @click.option("--out", "-o", type=click.Path(path_type=Path), default=Path("trixsim-run"),
-                  show_default=True, help="Output directory for the Parquet tables.")
-    @click.option("--force", is_flag=True, help="Replace an existing output directory.")
-    @click.option("--verbose", "-v", is_flag=True, help="Log progress of every chunk.")
-    def run_cmd(games: int, seed: int, strategies: str, workers: int | None, batch: int,
-                first_game: int, out: Path, force: bool, verbose: bool) -> None:
-        """Play GAMES games bot against bot and write per-contract and per-game tables."""
-        if games <= 0:
-            raise click.BadParameter("must be a positive number of games", param_hint="--games")
-        if batch <= 0:
-            raise click.BadParameter("must be positive", param_hint="--batch")
-        if workers is not None and workers <= 0:
-            raise click.BadParameter("must be positive", param_hint="--workers")
+    @click.option("--out", "-o", type=click.Path(path_type=Path), default=None,
+                  help="Output folder [default: a new folder under runs/].")
+    @click.option("--force", is_flag=True, help="Replace an existing output folder.")
+    @click.option("--resume", type=click.Path(path_type=Path), default=None,
+                  help="Complete an interrupted run in this folder (its own settings).")
+    @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+    @click.pass_context
+    def run_cmd(ctx: click.Context, games: int, seed: int, lineups: tuple[str, ...],
+                rotate: bool, workers: int | None, batch_size: int, first_game: int,
+                out: Path | None, force: bool, resume: Path | None, quiet: bool) -> None:
+        """Play games bot against bot and write per-contract and per-game tables.
+
+        Every lineup plays the same deals; the tables go to Parquet datasets in the output
+        folder (contracts/, games/), with run.json (settings, lineups, finished chunks)
+        and run.log. Interrupted runs keep their finished chunks; --resume completes them.
+        """
+        _positive(games, "--games")
+        _positive(workers, "--workers")
+        _positive(batch_size, "--batch-size")
+        n_workers = workers or os.cpu_count() or 1
+        if resume is not None:
+            try:
+                meta = read_run(resume)
+            except RunFolderError as exc:
+                raise click.BadParameter(str(exc), param_hint="--resume") from None
+            if meta.get("complete"):
+                click.echo(f"{resume} is already complete")
+                return
+            cfg = RunConfig(games=meta["games"], seed=meta["seed"],
+                            lineups=tuple(meta["lineups"]), batch_size=meta["batch_size"],
+                            workers=n_workers, first_game=meta["first_game"],
+                            rotate=False)
+            _go(cfg, resume, force=False, resume=True, quiet=quiet)
+            return
+        lineups = lineups or (DEFAULT_STRATEGIES,)
+        try:
+            seatings = expand_lineups(lineups, rotate)
+            for seats in seatings:
+                load_seats(",".join(seats))
+        except (StrategyLoadError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--strategies") from None
+        if len(seatings) > 127:
+            raise click.BadParameter("at most 127 lineups", param_hint="--strategies")
+        out = out or _fresh_out()
         if out.exists() and not force:
             raise click.UsageError(f"{out} already exists (use --force to replace it)")
         if out.exists() and not out.is_dir():
-            raise click.UsageError(f"{out} exists and is not a directory")
-        try:
-            load_seats(strategies)
-        except StrategyLoadError as exc:
-            raise click.BadParameter(str(exc), param_hint="--strategies") from None
-        if verbose:
-            import multiprocessing_logging
-
-            logging.basicConfig(level=logging.DEBUG, format="%(processName)s %(message)s")
-            multiprocessing_logging.install_mp_handler()
-        cfg = RunConfig(games=games, seed=seed, strategies=strategies, batch=batch,
-                        workers=workers or os.cpu_count() or 1, first_game=first_game)
-        show = sys.stderr.isatty() and not verbose
-        bar = click.progressbar(length=games, label="playing", file=sys.stderr,
-                                show_eta=True, show_pos=True) if show else None
-        try:
-            if bar is None:
-                summary = run(cfg, out, force=force)
-            else:
-                with bar:
-                    summary = run(cfg, out, force=force, progress=bar.update)
-        except StrategyError as exc:
-            raise click.ClickException(str(exc)) from None
-        except OSError as exc:
-            raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
-        _print_summary(summary)
-        click.echo(f"tables written to {out}/ (contracts.parquet, games.parquet, run.json)")
+            raise click.UsageError(f"{out} exists and is not a folder")
+        cfg = RunConfig(games=games, seed=seed, lineups=lineups, batch_size=batch_size,
+                        workers=n_workers, first_game=first_game, rotate=rotate)
+        _go(cfg, out, force=force, resume=False, quiet=quiet)
 
     del run_cmd
+
+
+def _go(cfg: RunConfig, out: Path, force: bool, resume: bool, quiet: bool) -> None:
+    """Run with a progress bar on a terminal; library errors become one-line messages."""
+    total = cfg.games * (len(read_run(out)["lineups"]) if resume else
+                         len(expand_lineups(cfg.lineups, cfg.rotate)))
+    show = sys.stderr.isatty() and not quiet
+    bar = click.progressbar(length=total, label="games", file=sys.stderr, show_eta=True,
+                            show_pos=True) if show else None
+    t0 = time.perf_counter()
+
+    def advance(n: int) -> None:
+        if bar is not None:
+            rate = (bar.pos + n) / max(time.perf_counter() - t0, 1e-9)
+            bar.label = f"{rate:,.0f} games/s"
+            bar.update(n)
+
+    try:
+        if bar is None:
+            summary = run(cfg, out, force=force, progress=advance, resume=resume)
+        else:
+            with bar:
+                summary = run(cfg, out, force=force, progress=advance, resume=resume)
+    except StrategyError as exc:
+        raise click.ClickException(f"{exc} (finished chunks kept in {out})") from None
+    except RunError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        raise click.ClickException(f"interrupted; the finished chunks are kept: complete the "
+                                   f"run with `trixsim run --resume {out}`") from None
+    except OSError as exc:
+        raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+    _print_summary(summary, out)

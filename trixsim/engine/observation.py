@@ -8,6 +8,9 @@ Fields are read-only views of that copy, made on first use.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+
 import numpy as np
 
 from trixsim import rng
@@ -100,6 +103,20 @@ def describe() -> dict[str, str]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def strategy_subkey(seed: int) -> int:
+    """A one-way function of the run seed that keys the strategies' random draws.
+
+    The draws' mixer can be inverted, so keying them with the seed itself would let a bot
+    recover the seed from ``key`` and recompute every deal; a cryptographic hash cannot
+    be inverted. (A bot can still guess a small seed by trying seeds until its own hand
+    matches: use a random seed when untrusted bots play.)
+    """
+    digest = hashlib.blake2b(int(seed).to_bytes(8, "little", signed=False), digest_size=8,
+                             person=b"trixsim-strat").digest()
+    return int.from_bytes(digest, "little") & (2**63 - 1)
+
+
 def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
             fields: frozenset[str] | None = None,
             viewer: np.ndarray | None = None) -> Observation:
@@ -137,8 +154,8 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     if "hand_sizes" in want:
         out["hand_sizes"] = np.bitwise_count(hands)
     if "key" in want:
-        out["key"] = rng.hash_keys(st.run_seed, rng.STREAM_STRATEGY, data[idx, COL["game_id"]],
-                                   data[idx, COL["ply"]])
+        out["key"] = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
+                                   data[idx, COL["game_id"]], data[idx, COL["ply"]])
     if "pick" in want:
         out["pick"] = data[idx, COL["contract_no"]] // 4 + 1
     if "seat" in want:

@@ -63,6 +63,11 @@ BEST_SEAT = COL["best_seat"]
 LAST_WINNER = COL["last_winner"]
 DECLARED = COL["declared"]
 OUT_FIRST = COL["out_first"]
+OUT_SECOND = COL["out_second"]
+FIN_TRICKS = COL["fin_tricks"]
+FIN_TRICKS_PLAYED = COL["fin_tricks_played"]
+FIN_KH_TAKER = COL["fin_kh_taker"]
+FIN_OUT = COL["fin_out"]
 POINTS = COL["points"]
 
 
@@ -196,6 +201,7 @@ def start_contract(S: np.ndarray, g: int) -> None:
     S[g, LAST_WINNER] = -1
     S[g, DECLARED] = -1
     S[g, OUT_FIRST] = -1
+    S[g, OUT_SECOND] = -1
     for s in range(4):
         S[g, PLAYED_BY + s] = 0
         S[g, WON + s] = 0
@@ -385,11 +391,19 @@ def _complete_trick(S: np.ndarray, g: int) -> None:
 
 
 @njit(cache=True)
+def multiplier(contract: int, pick: int) -> int:
+    """The factor on the picker's own points (§4): 2, 4 on the seventh pick, 1 in trix."""
+    if contract == TRIX:
+        return 1
+    return 4 if pick == 7 else 2
+
+
+@njit(cache=True)
 def trick_points(S: np.ndarray, g: int) -> None:
     """Write the points of a finished trick contract (§4-§8) into ``S[g, POINTS]``."""
     c = S[g, CONTRACT]
     decl = S[g, DECLARED]
-    mult = 4 if S[g, CONTRACT_NO] // 4 + 1 == 7 else 2
+    mult = multiplier(c, S[g, CONTRACT_NO] // 4 + 1)
     for s in range(4):
         won = np.int64(S[g, WON + s])
         tr = np.int64(S[g, TRICKS + s])
@@ -447,6 +461,7 @@ def _place(S: np.ndarray, g: int, a: int) -> None:
                 S[g, POINTS + s] = 0
             S[g, POINTS + S[g, OUT_FIRST]] = -100
             S[g, POINTS + t] = -50
+            S[g, OUT_SECOND] = t
             _finish_contract(S, g)
             return
         S[g, OUT_FIRST] = t
@@ -458,6 +473,14 @@ def _place(S: np.ndarray, g: int, a: int) -> None:
 @njit(cache=True)
 def _finish_contract(S: np.ndarray, g: int) -> None:
     """Add the points, apply the 1000 rule, end the game or deal the next contract (§9)."""
+    S[g, FIN_TRICKS_PLAYED] = S[g, TRICK_NO]
+    S[g, FIN_KH_TAKER] = -1
+    for s in range(4):
+        S[g, FIN_TRICKS + s] = S[g, TRICKS + s]
+        if (np.int64(S[g, WON + s]) & KH_MASK) != 0:
+            S[g, FIN_KH_TAKER] = s
+    S[g, FIN_OUT] = S[g, OUT_FIRST]
+    S[g, FIN_OUT + 1] = S[g, OUT_SECOND]
     over = False
     for s in range(4):
         v = S[g, TOTALS + s] + S[g, POINTS + s]

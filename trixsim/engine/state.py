@@ -36,6 +36,12 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
     ("totals", 4, 0, "per seat: running totals"),
     ("points", 4, 0, "per seat: points of the last finished contract"),
     ("last_winner", 1, -1, "winner of the last completed trick, -1 none"),
+    ("out_second", 1, -1, "trix: second seat out (the contract then ends), -1 none"),
+    # a summary of the last finished contract, kept after the next deal resets the rest
+    ("fin_tricks", 4, 0, "per seat: tricks taken in the last finished contract"),
+    ("fin_tricks_played", 1, 0, "tricks played in the last finished contract"),
+    ("fin_kh_taker", 1, -1, "seat that took K♥ in the last finished contract, -1 none"),
+    ("fin_out", 2, -1, "trix: first and second seat out of the last finished contract"),
     ("seed", 1, 0, "the run seed"),
     ("game_id", 1, 0, "global game index, the key of all randomness"),
 )

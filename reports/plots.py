@@ -1,0 +1,317 @@
+"""PNG plots of an ``Aggregates`` (matplotlib, Agg backend: no display needed).
+
+Every plot has a title, labelled axes with units, a legend (or a colour bar for heatmaps)
+and 95% intervals wherever it shows a mean or a rate. A strategy keeps one colour in every
+plot and every report: known strategies have fixed colours and any other spec gets one from
+a hash of its text.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from reports.aggregate import (  # noqa: E402
+    DECLARABLE,
+    N_CONTRACTS,
+    POINTS_MIN,
+    TOTAL_MIN,
+    TRIX,
+    Aggregates,
+)
+from reports.stats import moments_ci, wilson  # noqa: E402
+from trixsim.types import CONTRACT_NAMES  # noqa: E402
+
+DPI = 80
+FIXED_COLOURS: dict[str, str] = {
+    "heuristic": "#1f77b4",
+    "random": "#7f7f7f",
+    "heuristic-nodeclare": "#d62728",
+    "heuristic-declare": "#2ca02c",
+    "heuristic-early-trix": "#ff7f0e",
+    "heuristic-late-trix": "#9467bd",
+    "heuristic-fixed-order": "#8c564b",
+}
+PALETTE = ("#e377c2", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
+           "#7b4173", "#3182bd", "#e6550d")
+PICKS = np.arange(1, 8)
+
+
+def colour(strategy: str) -> str:
+    """The colour of a strategy spec, the same in every plot and every report."""
+    if strategy in FIXED_COLOURS:
+        return FIXED_COLOURS[strategy]
+    return PALETTE[zlib.crc32(strategy.encode()) % len(PALETTE)]
+
+
+def _save(fig: Figure, out: Path, name: str) -> str:
+    fig.tight_layout(rect=(0, 0, 1, 0.96) if fig.get_suptitle() else None)
+    fig.savefig(out / name, dpi=DPI)
+    plt.close(fig)
+    return name
+
+
+def _errbar(ax: Axes, x: np.ndarray, mean: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+            **kw: object) -> None:
+    """Points with asymmetric 95% error bars (NaN cells skipped)."""
+    ok = np.isfinite(mean)
+    if not ok.any():
+        return
+    err = np.vstack([mean - lo, hi - mean])[:, ok]
+    ax.errorbar(x[ok], mean[ok], yerr=np.nan_to_num(err), capsize=3, **kw)
+
+
+def _grouped_bars(ax: Axes, agg: Aggregates, labels: list[str],
+                  values: Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
+    """One bar per strategy in each group, with 95% intervals from ``values(k)``."""
+    k_all = len(agg.strategies)
+    width = 0.8 / max(k_all, 1)
+    x = np.arange(len(labels))
+    for k, name in enumerate(agg.strategies):
+        mean, lo, hi = values(k)
+        pos = x - 0.4 + width * (k + 0.5)
+        ax.bar(pos, np.nan_to_num(mean), width, color=colour(name), label=name)
+        _errbar(ax, pos, mean, lo, hi, fmt="none", ecolor="black", elinewidth=1)
+    ax.set_xticks(x, labels)
+    ax.legend(fontsize=7)
+
+
+def overall(agg: Aggregates, out: Path) -> list[str]:
+    """Mean final total and win/loss rates per strategy and seat; totals; game length."""
+    names = []
+    labels = ["seat 0", "seat 1", "seat 2", "seat 3", "all seats"]
+
+    def mean_total(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        m = agg.final[k]
+        n, s, ss = (np.append(m[:, i], m[:, i].sum()) for i in range(3))
+        return moments_ci(n, s, ss)
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    _grouped_bars(ax, agg, labels, mean_total)
+    ax.set_title("Mean final total by seat (lower is better), 95% intervals")
+    ax.set_xlabel("seat")
+    ax.set_ylabel("mean final total (points)")
+    names.append(_save(fig, out, "overall_mean_total.png"))
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for ax, counts, what in ((axes[0], agg.wins, "win"), (axes[1], agg.losses, "loss")):
+        def rate(k: int, counts: np.ndarray = counts) -> tuple[np.ndarray, ...]:
+            n = np.append(agg.final[k, :, 0], agg.final[k, :, 0].sum())
+            return wilson(np.append(counts[k], counts[k].sum()), n)
+        _grouped_bars(ax, agg, labels, lambda k, rate=rate: tuple(100 * v for v in rate(k)))
+        ax.set_title(f"{what.capitalize()} rate by seat, 95% Wilson intervals")
+        ax.set_xlabel("seat")
+        ax.set_ylabel(f"{what} rate (% of games)")
+    names.append(_save(fig, out, "overall_win_loss.png"))
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    bins = 50
+    edges = np.arange(TOTAL_MIN, TOTAL_MIN + agg.final_hist.shape[1] + bins, bins)
+    for k, name in enumerate(agg.strategies):
+        h = agg.final_hist[k]
+        if h.sum() == 0:
+            continue
+        binned = np.add.reduceat(h, np.arange(0, h.size, bins))
+        share = 100 * binned / h.sum()
+        ax.step(edges[:binned.size], share, where="post", color=colour(name), label=name)
+    ax.set_title("Distribution of final totals")
+    ax.set_xlabel(f"final total (points, bins of {bins})")
+    ax.set_ylabel("share of games (%)")
+    ax.legend(fontsize=7)
+    names.append(_save(fig, out, "final_totals.png"))
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for k, name in enumerate(agg.strategies):
+        h = agg.length_hist[k]
+        if h.sum():
+            ax.plot(np.arange(h.size)[1:], 100 * h[1:] / h.sum(), marker="o", ms=3,
+                    color=colour(name), label=name)
+    ax.set_yscale("log")
+    ax.set_title("Game length (games with the strategy at the table)")
+    ax.set_xlabel("contracts played (28 = full game; fewer = a total went over 1000)")
+    ax.set_ylabel("share of games (%, log scale)")
+    ax.legend(fontsize=7)
+    names.append(_save(fig, out, "game_length.png"))
+    return names
+
+
+def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
+    """Pick heatmaps, picker's points by contract and pick, the seventh-pick contract."""
+    names = []
+    k_all = len(agg.strategies)
+    cols = min(k_all, 4)
+    rows = -(-k_all // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols + 1, 3.3 * rows), squeeze=False)
+    image = None
+    for k, name in enumerate(agg.strategies):
+        ax = axes[k // cols, k % cols]
+        counts = agg.picks[k]  # [pick, contract]
+        share = 100 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
+        image = ax.imshow(share.T, vmin=0, vmax=100, cmap="viridis", aspect="auto")
+        ax.set_title(name, color=colour(name), fontsize=9)
+        ax.set_xticks(range(7), [str(p) for p in PICKS])
+        ax.set_yticks(range(N_CONTRACTS), CONTRACT_NAMES, fontsize=8)
+        ax.set_xlabel("pick number (1-7)")
+        ax.set_ylabel("contract")
+    for j in range(k_all, rows * cols):
+        axes[j // cols, j % cols].axis("off")
+    if image is not None:
+        fig.colorbar(image, ax=axes, label="share of the picks at this pick number (%)")
+    fig.suptitle("Contract taken at each pick number, per strategy (picker's strategy)")
+    fig.savefig(out / "contract_heatmap.png", dpi=DPI)
+    plt.close(fig)
+    names.append("contract_heatmap.png")
+
+    fig, axes = plt.subplots(2, 4, figsize=(15, 7), squeeze=False)
+    for c, cname in enumerate(CONTRACT_NAMES):
+        ax = axes[c // 4, c % 4]
+        for k, name in enumerate(agg.strategies):
+            m = agg.picker_points[k, c]
+            mean, lo, hi = moments_ci(m[:, 0], m[:, 1], m[:, 2])
+            _errbar(ax, PICKS + (k - k_all / 2) * 0.05, mean, lo, hi, color=colour(name),
+                    label=name, marker="o", ms=3)
+        ax.set_title(cname)
+        ax.set_xlabel("pick number (7 = ×4)")
+        ax.set_ylabel("picker's mean points")
+        ax.set_xticks(PICKS)
+    axes[1, 3].axis("off")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    axes[1, 3].legend(handles, labels, loc="center", fontsize=8, title="picker's strategy")
+    fig.suptitle("Picker's mean points by contract and pick number (multipliers included), "
+                 "95% intervals")
+    names.append(_save(fig, out, "picker_points_by_pick.png"))
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    _grouped_bars(ax, agg, list(CONTRACT_NAMES), lambda k: tuple(
+        100 * v for v in wilson(agg.picks[k, 6], agg.picks[k, 6].sum())))
+    ax.set_title("Contract left for the seventh (×4) pick, 95% Wilson intervals")
+    ax.set_xlabel("contract")
+    ax.set_ylabel("share of seventh picks (%)")
+    names.append(_save(fig, out, "seventh_pick.png"))
+    return names
+
+
+def ray_declaration(agg: Aggregates, out: Path) -> list[str]:
+    """Declaration rates, holder's points declared or not by hearts held, K♥ lost."""
+    names = []
+    labels = [CONTRACT_NAMES[c] for c in DECLARABLE]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    _grouped_bars(ax, agg, labels, lambda k: tuple(
+        100 * v for v in wilson(agg.declared[k], agg.holder[k])))
+    ax.set_title("K♥ declaration rate of the holder, 95% Wilson intervals")
+    ax.set_xlabel("contract")
+    ax.set_ylabel("declared (% of contracts holding K♥)")
+    names.append(_save(fig, out, "declaration_rate.png"))
+
+    who = "every K♥ holder" if agg.kh_hearts_all_holders else "K♥ held by the picker"
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8), squeeze=False)
+    hearts = np.arange(9)
+    for w, cname in enumerate(labels):
+        for row, what in enumerate(("holder's points", "holder's points − others' mean")):
+            ax = axes[row, w]
+            for k, name in enumerate(agg.strategies):
+                for d, style in ((1, "-"), (0, "--")):
+                    m = agg.holder_points[k, w, d, :, row]
+                    mean, lo, hi = moments_ci(m[:, 0], m[:, 1], m[:, 2])
+                    _errbar(ax, hearts + (k + d / 2) * 0.04, mean, lo, hi, color=colour(name),
+                            ls=style, marker="o" if d else "s", ms=3,
+                            label=f"{name}, {'declared' if d else 'not declared'}")
+            ax.set_title(f"{cname}: {what}")
+            ax.set_xlabel("hearts held by the K♥ holder (cards)")
+            ax.set_ylabel(f"mean {what} (points)")
+    axes[0, 0].legend(fontsize=6)
+    fig.suptitle(f"K♥ holder's points, declared (solid) or not (dashed), by hearts held "
+                 f"({who}), 95% intervals")
+    names.append(_save(fig, out, "declaration_points_by_hearts.png"))
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    groups = [f"{c}, {'declared' if d else 'not declared'}" for c in labels for d in (1, 0)]
+    _grouped_bars(ax, agg, groups, lambda k: tuple(100 * v for v in wilson(
+        agg.kh_lost[k][:, ::-1].ravel(), agg.kh_games[k][:, ::-1].ravel())))
+    ax.set_title("How often the K♥ holder loses K♥ to another seat, 95% Wilson intervals")
+    ax.set_xlabel("contract and declaration")
+    ax.set_ylabel("K♥ taken by another seat (%)")
+    names.append(_save(fig, out, "kh_lost.png"))
+    return names
+
+
+def trix_timing(agg: Aggregates, out: Path) -> list[str]:
+    """Pick number of trix, trix results by pick and by jacks, forced trix."""
+    names = []
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    _grouped_bars(ax, agg, [str(p) for p in PICKS[:6]], lambda k: tuple(
+        100 * v for v in wilson(agg.picks[k, :6, TRIX], agg.picks[k, :, TRIX].sum())))
+    ax.set_title("Pick number at which trix is taken, 95% Wilson intervals")
+    ax.set_xlabel("pick number (trix is forced at 6 if still unused)")
+    ax.set_ylabel("share of trix contracts (%)")
+    names.append(_save(fig, out, "trix_pick.png"))
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8), squeeze=False)
+    for col, (table, xs, xlabel) in enumerate((
+            (agg.trix_by_pick[:, :6], PICKS[:6], "pick number"),
+            (agg.trix_by_jacks, np.arange(5), "jacks held by the picker (cards)"))):
+        for k, name in enumerate(agg.strategies):
+            counts = table[k]  # [x, result (-100, -50, 0)]
+            n = counts.sum(axis=1)
+            s = -100 * counts[:, 0] - 50 * counts[:, 1]
+            ss = 10_000 * counts[:, 0] + 2_500 * counts[:, 1]
+            shift = (k - len(agg.strategies) / 2) * 0.04
+            _errbar(axes[0, col], xs + shift, *moments_ci(n, s, ss), color=colour(name),
+                    marker="o", ms=3, label=name)
+            p, lo, hi = wilson(counts[:, 0], n)
+            _errbar(axes[1, col], xs + shift, 100 * p, 100 * lo, 100 * hi, color=colour(name),
+                    marker="o", ms=3, label=name)
+        axes[0, col].set_title(f"Picker's mean trix result by {xlabel.split(' (')[0]}")
+        axes[0, col].set_ylabel("mean trix points (−100 / −50 / 0)")
+        axes[1, col].set_title(f"Picker out first (−100) by {xlabel.split(' (')[0]}")
+        axes[1, col].set_ylabel("out first (% of trix contracts)")
+        for row in range(2):
+            axes[row, col].set_xlabel(xlabel)
+            axes[row, col].legend(fontsize=7)
+    fig.suptitle("Trix results for the picker, 95% intervals")
+    names.append(_save(fig, out, "trix_results.png"))
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    _grouped_bars(ax, agg, ["trix forced"], lambda k: tuple(
+        100 * v for v in wilson(agg.trix_forced[k:k + 1], agg.picks[k, :, TRIX].sum())))
+    ax.set_title("How often trix is forced (still unused at pick 6), 95% Wilson intervals")
+    ax.set_xlabel("strategy of the picker")
+    ax.set_ylabel("forced (% of trix contracts)")
+    names.append(_save(fig, out, "trix_forced.png"))
+    return names
+
+
+def points_distribution(agg: Aggregates, out: Path) -> list[str]:
+    """Per contract, the cumulative distribution of the picker's and the others' points."""
+    fig, axes = plt.subplots(N_CONTRACTS, 2, figsize=(12, 2.6 * N_CONTRACTS), squeeze=False)
+    values = np.arange(agg.points_hist.shape[-1]) + POINTS_MIN
+    for c, cname in enumerate(CONTRACT_NAMES):
+        for role, who in enumerate(("picker", "other seats")):
+            ax = axes[c, role]
+            for k, name in enumerate(agg.strategies):
+                h = agg.points_hist[k, c, role]
+                if h.sum() == 0:
+                    continue
+                used = np.flatnonzero(h)
+                span = slice(max(used[0] - 1, 0), used[-1] + 1)
+                cdf = 100 * np.cumsum(h[span]) / h.sum()
+                ax.step(values[span], cdf, where="post", color=colour(name), label=name)
+            ax.set_title(f"{cname}: {who}", fontsize=9)
+            ax.set_xlabel("points for the contract")
+            ax.set_ylabel("contracts with at most x points (%)")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle("Cumulative distribution of points per contract: picker (left, multipliers "
+                 "included) and the other seats (right), by the seat's strategy")
+    return [_save(fig, out, "points_by_contract.png")]
+
+
+SECTIONS = (overall, contract_ordering, ray_declaration, trix_timing, points_distribution)

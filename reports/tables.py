@@ -1,0 +1,144 @@
+"""Read run folders (``trixsim run`` output) column by column, batch by batch.
+
+A report never loads a whole table: it asks for the columns it needs and receives record
+batches of a bounded size, so memory stays flat whatever the number of games. Every
+problem with a folder (not a run, missing or unreadable Parquet, no games) becomes a
+``RunReadError`` with a one-line message naming the folder.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.dataset as ds
+
+RUN_FORMAT = "trixsim-run/"
+BATCH_ROWS = 262_144
+
+
+class RunReadError(ValueError):
+    """A run folder that cannot be read; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    """A validated run folder: its metadata and the Parquet files of each table."""
+
+    path: Path
+    meta: dict
+    contracts_files: tuple[Path, ...]
+    games_files: tuple[Path, ...]
+
+    @property
+    def lineups(self) -> list[str]:
+        """Lineup strings as recorded in run.json (index = lineup column value)."""
+        return list(self.meta.get("lineups", []))
+
+    def columns(self, table: str) -> list[str]:
+        """Column names of ``table`` ("contracts" or "games")."""
+        return list(_dataset(self, table).schema.names)
+
+
+def open_run(path: Path | str) -> RunFolder:
+    """Check that ``path`` is a readable, non-empty run folder and list its table files."""
+    path = Path(path)
+    meta_file = path / "run.json"
+    if not path.is_dir():
+        raise RunReadError(f"{path} is not a run folder (no such directory)")
+    if not meta_file.is_file():
+        raise RunReadError(f"{path} is not a run folder (no run.json)")
+    try:
+        meta = json.loads(meta_file.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunReadError(f"{path}: run.json is unreadable ({_first_line(exc)})") from None
+    if not isinstance(meta, dict) or not str(meta.get("format", "")).startswith(RUN_FORMAT):
+        raise RunReadError(f"{path} is not a run folder (run.json has no "
+                           f"'{RUN_FORMAT}...' format)")
+    chunks = meta.get("chunks")
+    if chunks:
+        try:
+            cfiles = tuple(path / c["contracts_file"] for c in chunks)
+            gfiles = tuple(path / c["games_file"] for c in chunks)
+        except (KeyError, TypeError):
+            raise RunReadError(f"{path}: run.json lists malformed chunks") from None
+    else:
+        cfiles = tuple(sorted((path / "contracts").glob("*.parquet")))
+        gfiles = tuple(sorted((path / "games").glob("*.parquet")))
+    if not gfiles or not cfiles:
+        raise RunReadError(f"{path}: the run holds no games")
+    for f in (*cfiles, *gfiles):
+        if not f.is_file():
+            raise RunReadError(f"{path}: missing table file {f.relative_to(path)}")
+    run = RunFolder(path, meta, cfiles, gfiles)
+    for table in ("games", "contracts"):
+        try:
+            rows = _dataset(run, table).count_rows()
+        except (pa.ArrowException, OSError) as exc:
+            raise RunReadError(f"{path}: cannot read the {table} table "
+                               f"({_first_line(exc)})") from None
+        if rows == 0:
+            raise RunReadError(f"{path}: the run holds no games")
+    return run
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:200]
+
+
+def _dataset(run: RunFolder, table: str) -> ds.Dataset:
+    files = run.contracts_files if table == "contracts" else run.games_files
+    try:
+        return ds.dataset([str(f) for f in files], format="parquet")
+    except (pa.ArrowException, OSError) as exc:
+        raise RunReadError(f"{run.path}: cannot read the {table} table "
+                           f"({_first_line(exc)})") from None
+
+
+def batches(run: RunFolder, table: str, columns: Sequence[str],
+            optional: Sequence[str] = ()) -> Iterator[dict[str, np.ndarray]]:
+    """Stream ``table`` as dicts of numpy columns, reading only ``columns``.
+
+    Columns in ``optional`` are read when the table has them. Dictionary (string) columns
+    come back as ``(codes, values)`` pairs under the key ``name`` so that callers map the
+    few distinct values instead of every row.
+    """
+    dset = _dataset(run, table)
+    have = set(dset.schema.names)
+    missing = [c for c in columns if c not in have]
+    if missing:
+        raise RunReadError(f"{run.path}: the {table} table lacks column(s) {', '.join(missing)}")
+    wanted = list(columns) + [c for c in optional if c in have]
+    try:
+        for batch in dset.to_batches(columns=wanted, batch_size=BATCH_ROWS):
+            if batch.num_rows:
+                yield {name: _column(batch.column(name)) for name in wanted}
+    except (pa.ArrowException, OSError) as exc:
+        raise RunReadError(f"{run.path}: cannot read the {table} table "
+                           f"({_first_line(exc)})") from None
+
+
+def _column(col: pa.Array) -> np.ndarray | tuple[np.ndarray, list[str]]:
+    """A numpy array, or (codes, values) for a dictionary or string column."""
+    if pa.types.is_dictionary(col.type):
+        return (col.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+                [str(v) for v in col.dictionary.to_pylist()])
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        enc = col.dictionary_encode()
+        return (enc.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+                [str(v) for v in enc.dictionary.to_pylist()])
+    return col.to_numpy(zero_copy_only=False)
+
+
+def decode(col: np.ndarray | tuple[np.ndarray, list[str]], index: dict[str, int]) -> np.ndarray:
+    """Map a string column to ids through ``index`` (new values are added to it)."""
+    if isinstance(col, tuple):
+        codes, values = col
+        ids = np.array([index.setdefault(v, len(index)) for v in values], dtype=np.int64)
+        return ids[codes] if len(ids) else codes
+    raise TypeError("expected a dictionary column")
