@@ -87,11 +87,15 @@ def expand_lineups(lineups: Sequence[str], rotate: bool) -> list[list[str]]:
     return out
 
 
+_MIN_CHUNK = 2000
+"""Smaller chunks are split no further for balance: a batch pays a fixed cost per step."""
+
+
 def plan(cfg: RunConfig, n_lineups: int) -> list[tuple[int, int, int]]:
-    """The chunks (lineup, start, stop): at most ``batch_size`` games each, and enough
-    of them that every worker has work."""
-    per_lineup = max(1, math.ceil(2 * cfg.workers / n_lineups))
-    size = max(1, min(cfg.batch_size, math.ceil(cfg.games / per_lineup)))
+    """The chunks (lineup, start, stop): at most ``batch_size`` games each, and about four
+    per worker when the games allow, so that the workers finish together."""
+    per_lineup = max(1, math.ceil(4 * cfg.workers / n_lineups))
+    size = max(1, min(cfg.batch_size, max(_MIN_CHUNK, math.ceil(cfg.games / per_lineup))))
     end = cfg.first_game + cfg.games
     return [(lu, a, min(a + size, end)) for lu in range(n_lineups)
             for a in range(cfg.first_game, end, size)]

@@ -1,0 +1,99 @@
+"""``trixsim compare``: duplicate deals, intervals over deals, the sequential test, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from reports.compare import compare, lineups, read_deals
+from reports.stats import SPRT
+from reports.tables import open_run
+from trixsim.cli import cli
+from trixsim.commands import compare as compare_cmd
+
+
+@pytest.fixture(scope="module")
+def app() -> click.Group:
+    """The CLI with the compare command."""
+    if "compare" not in cli.commands:
+        compare_cmd.register(cli)
+    return cli
+
+
+def invoke(app: click.Group, *args: object) -> object:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_lineups_put_a_in_each_seat_then_b_everywhere() -> None:
+    assert lineups("x", "y") == ("x,y,y,y", "y,x,y,y", "y,y,x,y", "y,y,y,x", "y,y,y,y")
+
+
+def test_heuristic_beats_random(app: click.Group, tmp_path: Path) -> None:
+    out = tmp_path / "cmp"
+    res = invoke(app, "compare", "heuristic", "random", "--games", 300, "--seed", 4,
+                 "--workers", 1, "--out", out, "--no-plots")
+    assert res.exit_code == 0, res.output
+    assert "heuristic is better" in res.output
+    result = json.loads((out / "compare.json").read_text())
+    diff = result["diff"]
+    assert result["deals"] == 300 and diff["n"] == 300
+    assert diff["hi"] < 0  # heuristic scores fewer points: the interval excludes 0
+    assert result["rates"]["A"]["win"][0] > result["rates"]["B"]["win"][0]
+    assert result["rates"]["A"]["loss"][0] < result["rates"]["B"]["loss"][0]
+    assert {c["contract"] for c in result["by_contract"]} == {
+        "dineri", "damet", "pli", "farcha", "ray", "general", "trix"}
+    assert "A − B mean final total" in (out / "report.md").read_text()
+    # the folder is a run folder: five lineups on the same deals
+    folder = open_run(out)
+    assert folder.lineups == list(lineups("heuristic", "random"))
+    deals = read_deals(folder)
+    assert deals.deals == 300
+    assert np.allclose(deals.diffs().mean(), diff["mean"])
+    # an existing folder is not overwritten without --force
+    res = invoke(app, "compare", "heuristic", "random", "--games", 10, "--out", out)
+    assert res.exit_code == 2 and "already exists" in res.output
+
+
+def test_strategy_against_itself_contains_zero(tmp_path: Path) -> None:
+    result = compare("heuristic", "heuristic:declare_margin=0.0", 300, 9, tmp_path / "same")
+    assert result.diff.lo <= 0 <= result.diff.hi
+    assert result.verdict() == "no significant difference at the 95% level"
+
+
+def test_sprt_stops_early_on_a_large_difference(app: click.Group, tmp_path: Path) -> None:
+    out = tmp_path / "seq"
+    res = invoke(app, "compare", "heuristic", "random", "--games", 2000, "--sprt",
+                 "--round", 100, "--workers", 1, "--out", out, "--no-plots")
+    assert res.exit_code == 0, res.output
+    result = json.loads((out / "compare.json").read_text())
+    assert result["sprt"]["decision"] == "H1"
+    assert result["deals"] == 100  # one round was enough
+    assert result["sprt"]["effect"] == 20.0 and result["sprt"]["alpha"] == 0.05
+
+
+def test_sprt_rounds_merge_into_one_run_folder(tmp_path: Path) -> None:
+    out = tmp_path / "rounds"
+    # an effect so small the test cannot decide in 120 deals: three rounds are played
+    test = SPRT(effect=0.01, alpha=0.05, beta=0.05)
+    result = compare("heuristic", "heuristic-declare", 120, 2, out, sprt=test, round_deals=40)
+    assert result.sprt is not None and result.sprt["decision"] == "undecided"
+    assert [r["deals"] for r in result.rounds] == [40, 80, 120]
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["games"] == 120 and meta["complete"]
+    assert len(meta["chunks"]) == 15
+    assert read_deals(open_run(out)).deals == 120
+    assert not list(tmp_path.glob(".rounds.*"))
+
+
+def test_bad_input(app: click.Group, tmp_path: Path) -> None:
+    for args in (("heuristic", "no-such-bot"), ("heuristic,random", "random")):
+        res = invoke(app, "compare", *args, "--games", 10, "--out", tmp_path / "x")
+        assert res.exit_code == 2, res.output
+        assert "Traceback" not in res.output
+        assert len([ln for ln in res.output.splitlines() if ln.strip()]) == 1
+    assert not (tmp_path / "x").exists()

@@ -1,0 +1,172 @@
+"""``trixsim report``: every plot and the summary from a small real run; bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import click
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from reports.aggregate import aggregate
+from reports.plots import colour
+from reports.tables import RunReadError, batches, open_run
+from trixsim.cli import cli
+from trixsim.commands import report as report_cmd
+from trixsim.runner import RunConfig, run
+
+PLOTS = ["overall_mean_total.png", "overall_win_loss.png", "final_totals.png",
+         "game_length.png", "contract_heatmap.png", "picker_points_by_pick.png",
+         "seventh_pick.png", "declaration_rate.png", "declaration_points_by_hearts.png",
+         "kh_lost.png", "trix_pick.png", "trix_results.png", "trix_forced.png",
+         "points_by_contract.png"]
+LINEUP = "heuristic,random,heuristic-declare,random"
+
+
+@pytest.fixture(scope="module")
+def app() -> click.Group:
+    """The CLI with the report command."""
+    if "report" not in cli.commands:
+        report_cmd.register(cli)
+    return cli
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small real run: one lineup rotated through the four seats."""
+    out = tmp_path_factory.mktemp("runs") / "small"
+    run(RunConfig(games=40, seed=5, lineups=(LINEUP,), rotate=True, workers=1,
+                  batch_size=40), out)
+    return out
+
+
+def invoke(app: click.Group, *args: str) -> object:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_report_writes_every_plot_and_the_summary(app: click.Group, run_dir: Path,
+                                                  tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    res = invoke(app, "report", run_dir, "--out", out)
+    assert res.exit_code == 0, res.output
+    for name in PLOTS:
+        data = (out / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", name
+    md = (out / "report.md").read_text()
+    page = (out / "index.html").read_text()
+    for section in ("Overall", "Contract ordering", "Ray declaration", "Trix timing",
+                    "Points per contract"):
+        assert f"## {section}" in md and f"<h2>{section}</h2>" in page
+    for name in PLOTS:
+        assert f"]({name})" in md and f"src='{name}'" in page
+    for spec in ("heuristic", "random", "heuristic-declare"):
+        assert f"| {spec} |" in md
+    # an existing report is kept without --force, replaced with it
+    (out / "marker").write_text("x")
+    res = invoke(app, "report", run_dir, "--out", out)
+    assert res.exit_code == 2 and "already exists" in res.output
+    assert (out / "marker").exists()
+    res = invoke(app, "report", run_dir, "--out", out, "--force", "-s", "heuristic,random")
+    assert res.exit_code == 0, res.output
+    assert not (out / "marker").exists()
+    md = (out / "report.md").read_text()
+    assert "| heuristic |" in md and "| heuristic-declare |" not in md
+
+
+def test_aggregates_agree_with_the_tables(run_dir: Path) -> None:
+    agg = aggregate([open_run(run_dir)])
+    games = pd.read_parquet(run_dir / "games")
+    contracts = pd.read_parquet(run_dir / "contracts")
+    assert agg.games == len(games) == 160
+    assert agg.contracts == len(contracts) == agg.picks.sum()
+    for spec in ("heuristic", "random"):
+        k = agg.strategies.index(spec)
+        finals = np.concatenate([games.loc[games[f"strategy_{s}"] == spec, f"final_{s}"]
+                                 for s in range(4)])
+        n, total, _ = agg.final[k].sum(axis=0)
+        assert n == finals.size and total / n == pytest.approx(finals.mean())
+        wins = sum(games.loc[games[f"strategy_{s}"] == spec, f"winner_{s}"].sum()
+                   for s in range(4))
+        assert agg.wins[k].sum() == wins
+    # every trix contract has one of the three results, and trix is always taken by pick 6
+    assert agg.trix_by_pick.sum() == (contracts["contract"] == "trix").sum()
+    assert agg.trix_by_pick[:, 6].sum() == 0
+    # declarations: only the declare-always variant declares every time it may
+    k = agg.strategies.index("heuristic-declare")
+    assert (agg.declared[k] == agg.holder[k]).all() and agg.holder[k].sum() > 0
+
+
+def test_tables_read_only_the_columns_asked_for(run_dir: Path) -> None:
+    got = list(batches(open_run(run_dir), "contracts", ["lineup", "points_0"]))
+    assert got and all(set(b) == {"lineup", "points_0"} for b in got)
+    assert sum(len(b["lineup"]) for b in got) == len(pd.read_parquet(run_dir / "contracts"))
+
+
+def test_colours_are_fixed_per_strategy() -> None:
+    assert colour("heuristic") == colour("heuristic") != colour("random")
+    assert colour("mybot:x=1") == colour("mybot:x=1")
+
+
+def _copy(run_dir: Path, tmp_path: Path) -> Path:
+    dst = tmp_path / "copy"
+    shutil.copytree(run_dir, dst)
+    return dst
+
+
+def _one_line_error(res: object) -> str:
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:"), res.output
+    return lines[0]
+
+
+def test_not_a_run_folder(app: click.Group, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    line = _one_line_error(invoke(app, "report", tmp_path / "empty", "--out", tmp_path / "r"))
+    assert "not a run folder" in line
+    line = _one_line_error(invoke(app, "report", tmp_path / "nope", "--out", tmp_path / "r"))
+    assert "not a run folder" in line
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "run.json").write_text("{not json")
+    _one_line_error(invoke(app, "report", tmp_path / "bad", "--out", tmp_path / "r"))
+    assert not (tmp_path / "r").exists()
+
+
+def test_missing_and_corrupt_parquet(app: click.Group, run_dir: Path, tmp_path: Path) -> None:
+    bad = _copy(run_dir, tmp_path)
+    victim = sorted((bad / "games").glob("*.parquet"))[0]
+    victim.unlink()
+    line = _one_line_error(invoke(app, "report", bad, "--out", tmp_path / "r"))
+    assert "missing" in line
+    shutil.rmtree(bad)
+    bad = _copy(run_dir, tmp_path)
+    victim = sorted((bad / "contracts").glob("*.parquet"))[0]
+    victim.write_bytes(b"this is not parquet" * 10)
+    line = _one_line_error(invoke(app, "report", bad, "--out", tmp_path / "r"))
+    assert "cannot read the contracts table" in line
+    assert not (tmp_path / "r").exists()
+
+
+def test_empty_run(app: click.Group, run_dir: Path, tmp_path: Path) -> None:
+    bad = _copy(run_dir, tmp_path)
+    meta = json.loads((bad / "run.json").read_text())
+    meta["chunks"] = []
+    (bad / "run.json").write_text(json.dumps(meta))
+    for kind in ("contracts", "games"):
+        shutil.rmtree(bad / kind)
+    line = _one_line_error(invoke(app, "report", bad, "--out", tmp_path / "r"))
+    assert "no games" in line
+    with pytest.raises(RunReadError):
+        open_run(bad)
+
+
+def test_unknown_strategy(app: click.Group, run_dir: Path, tmp_path: Path) -> None:
+    line = _one_line_error(invoke(app, "report", run_dir, "--out", tmp_path / "r",
+                                  "-s", "heuristic-late-trix"))
+    assert "heuristic-late-trix" in line and "not in the run" in line
+    assert not (tmp_path / "r").exists()

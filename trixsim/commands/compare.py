@@ -1,0 +1,130 @@
+"""``trixsim compare A B``: duplicate-deal comparison of two strategies, optionally sequential."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+from reports.compare import compare
+from reports.report import ReportError, write_report
+from reports.stats import SPRT
+from reports.tables import RunReadError
+from trixsim.loading import StrategyLoadError, load_strategy, split_specs
+from trixsim.runner import RunError
+from trixsim.sim import StrategyError
+
+
+def _spec(value: str, hint: str) -> str:
+    """A single strategy spec, checked by loading it."""
+    value = value.strip()
+    try:
+        if len(split_specs(value)) != 1:
+            raise click.BadParameter("give one strategy spec", param_hint=hint)
+        load_strategy(value)
+    except StrategyLoadError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+    return value
+
+
+def register(group: click.Group) -> None:
+    """Add ``compare`` to the CLI group."""
+
+    @group.command("compare")
+    @click.argument("a")
+    @click.argument("b")
+    @click.option("--games", "-n", type=click.IntRange(min=2), default=2_000, show_default=True,
+                  help="Deals to play (each in five lineups); with --sprt, the most to play.")
+    @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+                  help="Run seed: deals depend only on (seed, game index, contract number).")
+    @click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+                  help="Worker processes [default: all cores].")
+    @click.option("--sprt", is_flag=True,
+                  help="Play in rounds and stop as soon as the sequential test decides.")
+    @click.option("--effect", type=click.FloatRange(min=0, min_open=True), default=20.0,
+                  show_default=True, help="SPRT: the difference (points per game) H1 asserts.")
+    @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                  default=0.05, show_default=True,
+                  help="SPRT: chance of declaring a difference when there is none.")
+    @click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                  default=0.05, show_default=True,
+                  help="SPRT: chance of missing a difference of --effect points.")
+    @click.option("--round", "round_deals", type=click.IntRange(min=1), default=500,
+                  show_default=True, help="SPRT: deals per round between two checks.")
+    @click.option("--out", "-o", type=click.Path(path_type=Path), default=None,
+                  help="Run folder to write [default: a new folder under runs/].")
+    @click.option("--plots/--no-plots", default=True, show_default=True,
+                  help="Also write the full plot report to OUT/report/.")
+    @click.option("--force", is_flag=True, help="Replace an existing output folder.")
+    def compare_cmd(a: str, b: str, games: int, seed: int, workers: int | None, sprt: bool,
+                    effect: float, alpha: float, beta: float, round_deals: int,
+                    out: Path | None, plots: bool, force: bool) -> None:
+        """Compare strategy A with strategy B on duplicate deals.
+
+        Every deal is played five times on the same cards: A in seat 0, 1, 2 or 3 with B in
+        the other seats, and B in all four. The result is A's mean final total minus B's in
+        the same seat on the same deals (negative: A is better, since the lowest total
+        wins), with a 95% confidence interval over deals (the four seat differences of a
+        deal are averaged; deals are independent); the win and loss rates of each with
+        Wilson intervals; and the picker's mean points by contract, A picking against B
+        picking in the same seats.
+
+        With --sprt, deals are played in rounds of --round and play stops as soon as a
+        sequential probability ratio test decides between H0: the mean per-deal
+        difference is 0, and H1: its size is at least --effect points (two one-sided Wald
+        tests at alpha/2 each, normal approximation with the variance estimated from the
+        deals so far). About --alpha of tests on equal strategies end in H1 and about
+        --beta of tests with a true difference of --effect end in H0. If --games deals are
+        played first, the result is "undecided".
+
+        Writes a run folder (as trixsim run) with compare.json, report.md and, with
+        --plots, the full report in report/.
+        """
+        a = _spec(a, "A")
+        b = _spec(b, "B")
+        out = out or Path("runs") / f"compare-{time.strftime('%Y%m%d-%H%M%S')}"
+        if out.exists() and not force:
+            raise click.UsageError(f"{out} already exists (use --force to replace it)")
+        if out.exists() and not out.is_dir():
+            raise click.UsageError(f"{out} exists and is not a folder")
+        test = SPRT(effect=effect, alpha=alpha, beta=beta) if sprt else None
+
+        def progress(deals: int, decision: str | None, diffs: np.ndarray) -> None:
+            if test is not None:
+                click.echo(f"{deals:,} deals: A - B = {diffs.mean():.1f}, "
+                           f"decision: {decision or 'continue'}", err=True)
+
+        try:
+            result = compare(a, b, games, seed, out, workers=workers or os.cpu_count() or 1,
+                             force=force, sprt=test, round_deals=round_deals,
+                             command=sys.argv, progress=progress)
+            if plots:
+                write_report([out], out / "report", force=True,
+                             title=f"Trix strategy report: {a} against {b}", intro=result.doc())
+        except (StrategyError, RunError) as exc:
+            raise click.ClickException(str(exc)) from None
+        except (RunReadError, ReportError) as exc:
+            raise click.UsageError(str(exc)) from None
+        except OSError as exc:
+            raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        d = result.diff
+        click.echo(f"{result.deals:,} deals, {a} (A) against {b} (B)")
+        click.echo(f"A - B mean final total: {d.mean:.1f}  95% [{d.lo:.1f}, {d.hi:.1f}]  "
+                   f"(s.e. {d.se:.1f}): {result.verdict()}")
+        for who, name in (("A", a), ("B", b)):
+            r = result.rates[who]
+            click.echo(f"{who} {name}: won {100 * r['win'][0]:.1f}% "
+                       f"[{100 * r['win'][1]:.1f}, {100 * r['win'][2]:.1f}], lost "
+                       f"{100 * r['loss'][0]:.1f}% [{100 * r['loss'][1]:.1f}, "
+                       f"{100 * r['loss'][2]:.1f}]")
+        if result.sprt is not None:
+            click.echo(f"SPRT (H1: |A - B| >= {effect:g}, alpha {alpha:g}, beta {beta:g}): "
+                       f"{result.sprt['decision']}")
+        click.echo(f"written to {out}/ (run tables, compare.json, report.md"
+                   f"{', report/' if plots else ''})")
+
+    del compare_cmd

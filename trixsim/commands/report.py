@@ -1,0 +1,45 @@
+"""``trixsim report RUN_DIR ...``: plots and summaries of one or more run folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reports.report import ReportError, write_report
+from reports.tables import RunReadError
+from trixsim.loading import split_specs
+
+
+def register(group: click.Group) -> None:
+    """Add ``report`` to the CLI group."""
+
+    @group.command("report")
+    @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+    @click.option("--out", "-o", type=click.Path(path_type=Path), required=True,
+                  help="Report folder to write (e.g. reports/NAME).")
+    @click.option("--strategies", "-s", default="",
+                  help="Comma-separated strategy specs to show (default: all in the runs).")
+    @click.option("--title", default="Trix strategy report", show_default=True,
+                  help="Title of the report.")
+    @click.option("--force", is_flag=True, help="Replace an existing report folder.")
+    def report_cmd(runs: tuple[Path, ...], out: Path, strategies: str, title: str,
+                   force: bool) -> None:
+        """Write PNG plots, report.md and index.html for the run folders RUNS.
+
+        Reads only the columns it needs, batch by batch, so memory does not grow with the
+        number of games. Covers results per strategy and seat, contract ordering, K♥
+        declaration, trix timing and the points of every contract; means have 95%
+        intervals, rates 95% Wilson intervals.
+        """
+        try:
+            files = write_report(runs, out, force=force, title=title,
+                                 strategies=split_specs(strategies) if strategies else ())
+        except (RunReadError, ReportError) as exc:
+            raise click.UsageError(str(exc)) from None
+        except OSError as exc:
+            raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        click.echo(f"report written to {out}/ ({len(files)} files: index.html, report.md, "
+                   f"{sum(f.suffix == '.png' for f in files)} plots)")
+
+    del report_cmd
