@@ -44,6 +44,7 @@ FIXED_COLOURS: dict[str, str] = {
 PALETTE = ("#e377c2", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
            "#7b4173", "#3182bd", "#e6550d")
 PICKS = np.arange(1, 8)
+MIN_N = 20  # means over fewer values are not drawn (their intervals would swamp the plot)
 
 
 def colour(strategy: str) -> str:
@@ -51,6 +52,12 @@ def colour(strategy: str) -> str:
     if strategy in FIXED_COLOURS:
         return FIXED_COLOURS[strategy]
     return PALETTE[zlib.crc32(strategy.encode()) % len(PALETTE)]
+
+
+def order(strategies: list[str]) -> list[str]:
+    """Strategies in display order: the known ones in a fixed order, then the rest by name."""
+    known = list(FIXED_COLOURS)
+    return sorted(strategies, key=lambda s: (known.index(s) if s in known else len(known), s))
 
 
 def _save(fig: Figure, out: Path, name: str) -> str:
@@ -67,7 +74,15 @@ def _errbar(ax: Axes, x: np.ndarray, mean: np.ndarray, lo: np.ndarray, hi: np.nd
     if not ok.any():
         return
     err = np.vstack([mean - lo, hi - mean])[:, ok]
-    ax.errorbar(x[ok], mean[ok], yerr=np.nan_to_num(err), capsize=3, **kw)
+    ax.errorbar(x[ok], mean[ok], yerr=np.maximum(np.nan_to_num(err), 0), capsize=3, **kw)
+
+
+def _ci(n: np.ndarray, s: np.ndarray, ss: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean and 95% interval, NaN where fewer than MIN_N values."""
+    mean, lo, hi = moments_ci(n, s, ss)
+    few = np.asarray(n) < MIN_N
+    return np.where(few, np.nan, mean), np.where(few, np.nan, lo), np.where(few, np.nan, hi)
 
 
 def _grouped_bars(ax: Axes, agg: Aggregates, labels: list[str],
@@ -150,18 +165,23 @@ def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
     k_all = len(agg.strategies)
     cols = min(k_all, 4)
     rows = -(-k_all // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols + 1, 3.3 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols + 2, 3.0 * rows + 0.5),
+                             squeeze=False, layout="constrained")
     image = None
     for k, name in enumerate(agg.strategies):
         ax = axes[k // cols, k % cols]
         counts = agg.picks[k]  # [pick, contract]
         share = 100 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
         image = ax.imshow(share.T, vmin=0, vmax=100, cmap="viridis", aspect="auto")
+        for (p, c), v in np.ndenumerate(share):
+            ax.text(p, c, f"{v:.0f}", ha="center", va="center", fontsize=6,
+                    color="white" if v < 60 else "black")
         ax.set_title(name, color=colour(name), fontsize=9)
         ax.set_xticks(range(7), [str(p) for p in PICKS])
-        ax.set_yticks(range(N_CONTRACTS), CONTRACT_NAMES, fontsize=8)
+        ax.set_yticks(range(N_CONTRACTS), CONTRACT_NAMES if k % cols == 0 else [], fontsize=8)
         ax.set_xlabel("pick number (1-7)")
-        ax.set_ylabel("contract")
+        if k % cols == 0:
+            ax.set_ylabel("contract")
     for j in range(k_all, rows * cols):
         axes[j // cols, j % cols].axis("off")
     if image is not None:
@@ -176,7 +196,7 @@ def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
         ax = axes[c // 4, c % 4]
         for k, name in enumerate(agg.strategies):
             m = agg.picker_points[k, c]
-            mean, lo, hi = moments_ci(m[:, 0], m[:, 1], m[:, 2])
+            mean, lo, hi = _ci(m[:, 0], m[:, 1], m[:, 2])
             _errbar(ax, PICKS + (k - k_all / 2) * 0.05, mean, lo, hi, color=colour(name),
                     label=name, marker="o", ms=3)
         ax.set_title(cname)
@@ -186,8 +206,8 @@ def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
     axes[1, 3].axis("off")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     axes[1, 3].legend(handles, labels, loc="center", fontsize=8, title="picker's strategy")
-    fig.suptitle("Picker's mean points by contract and pick number (multipliers included), "
-                 "95% intervals")
+    fig.suptitle("Picker's mean points by contract and pick number (multipliers included; "
+                 f"cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "picker_points_by_pick.png"))
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -221,7 +241,7 @@ def ray_declaration(agg: Aggregates, out: Path) -> list[str]:
             for k, name in enumerate(agg.strategies):
                 for d, style in ((1, "-"), (0, "--")):
                     m = agg.holder_points[k, w, d, :, row]
-                    mean, lo, hi = moments_ci(m[:, 0], m[:, 1], m[:, 2])
+                    mean, lo, hi = _ci(m[:, 0], m[:, 1], m[:, 2])
                     _errbar(ax, hearts + (k + d / 2) * 0.04, mean, lo, hi, color=colour(name),
                             ls=style, marker="o" if d else "s", ms=3,
                             label=f"{name}, {'declared' if d else 'not declared'}")
@@ -230,7 +250,7 @@ def ray_declaration(agg: Aggregates, out: Path) -> list[str]:
             ax.set_ylabel(f"mean {what} (points)")
     axes[0, 0].legend(fontsize=6)
     fig.suptitle(f"K♥ holder's points, declared (solid) or not (dashed), by hearts held "
-                 f"({who}), 95% intervals")
+                 f"({who}; cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "declaration_points_by_hearts.png"))
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -265,9 +285,9 @@ def trix_timing(agg: Aggregates, out: Path) -> list[str]:
             s = -100 * counts[:, 0] - 50 * counts[:, 1]
             ss = 10_000 * counts[:, 0] + 2_500 * counts[:, 1]
             shift = (k - len(agg.strategies) / 2) * 0.04
-            _errbar(axes[0, col], xs + shift, *moments_ci(n, s, ss), color=colour(name),
+            _errbar(axes[0, col], xs + shift, *_ci(n, s, ss), color=colour(name),
                     marker="o", ms=3, label=name)
-            p, lo, hi = wilson(counts[:, 0], n)
+            p, lo, hi = (np.where(n < MIN_N, np.nan, v) for v in wilson(counts[:, 0], n))
             _errbar(axes[1, col], xs + shift, 100 * p, 100 * lo, 100 * hi, color=colour(name),
                     marker="o", ms=3, label=name)
         axes[0, col].set_title(f"Picker's mean trix result by {xlabel.split(' (')[0]}")
@@ -276,8 +296,9 @@ def trix_timing(agg: Aggregates, out: Path) -> list[str]:
         axes[1, col].set_ylabel("out first (% of trix contracts)")
         for row in range(2):
             axes[row, col].set_xlabel(xlabel)
+            axes[row, col].set_xticks(xs)
             axes[row, col].legend(fontsize=7)
-    fig.suptitle("Trix results for the picker, 95% intervals")
+    fig.suptitle(f"Trix results for the picker (cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "trix_results.png"))
 
     fig, ax = plt.subplots(figsize=(7, 4.5))

@@ -28,7 +28,7 @@ class ReportError(ValueError):
 
 @dataclass
 class Doc:
-    """A report as blocks: ("h", level, text), ("p", text), ("table", head, rows), ("img", f, alt)."""
+    """A report as a list of blocks: headings, paragraphs, tables and images."""
 
     title: str
     blocks: list[tuple] = field(default_factory=list)
@@ -123,7 +123,7 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
           "verdict use `trixsim compare`, whose intervals are over deals.")
     doc.table(["run folder", "seed", "deals", "lineups"],
               [[r.path.name, r.meta.get("seed", "?"), f"{r.meta.get('games', 0):,}",
-                "; ".join(r.lineups)] for r in runs])
+                _lineups(r.lineups)] for r in runs])
     if intro is not None:
         doc.blocks += [("h", 2, intro.title), *intro.blocks]
     doc.h("Overall")
@@ -183,6 +183,12 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     return doc
 
 
+def _lineups(lineups: list[str], show: int = 4) -> str:
+    if len(lineups) <= show:
+        return "; ".join(lineups)
+    return "; ".join(lineups[:show]) + f"; … ({len(lineups)} lineups)"
+
+
 def _top(counts: np.ndarray) -> str:
     n = counts.sum()
     if not n:
@@ -213,8 +219,7 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
         raise ReportError(f"{out} exists and is not a directory")
     runs = [open_run(d) for d in run_dirs]
     agg = aggregate(runs)
-    if strategies:
-        agg = select(agg, list(strategies))
+    agg = select(agg, list(strategies) or plots.order(agg.strategies))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:

@@ -83,7 +83,7 @@ def wilson(k: np.ndarray | int, n: np.ndarray | int, z: float = Z95
         z2 = z * z
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
         half = z / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return p, centre - half, centre + half
+    return p, np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def deal_differences(a_finals: np.ndarray, b_finals: np.ndarray) -> np.ndarray:

@@ -115,7 +115,8 @@ def batches(run: RunFolder, table: str, columns: Sequence[str],
         raise RunReadError(f"{run.path}: the {table} table lacks column(s) {', '.join(missing)}")
     wanted = list(columns) + [c for c in optional if c in have]
     try:
-        for batch in dset.to_batches(columns=wanted, batch_size=BATCH_ROWS):
+        for batch in dset.to_batches(columns=wanted, batch_size=BATCH_ROWS,
+                                     batch_readahead=2, fragment_readahead=2):
             if batch.num_rows:
                 yield {name: _column(batch.column(name)) for name in wanted}
     except (pa.ArrowException, OSError) as exc:
