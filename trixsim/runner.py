@@ -107,6 +107,7 @@ def chunk_name(lineup: int, start: int) -> str:
 
 
 _SEATS_CACHE: dict[str, list] = {}
+_LOG_FORMAT = "%(asctime)s %(processName)s %(message)s"
 
 
 def _seats(specs: list[str]) -> list:
@@ -144,9 +145,17 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
             "wins": win.sum(axis=0).tolist(), "losses": lose.sum(axis=0).tolist()}
 
 
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the main process, which stops the pool."""
+def _worker_init(log_path: str) -> None:
+    """Workers leave Ctrl-C to the main process, which stops the pool. A forked worker
+    inherits the run's log handler (multiprocessing-logging forwards its records to the
+    main process); a spawned one appends to run.log itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not log.handlers:
+        handler = logging.FileHandler(log_path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter(_LOG_FORMAT))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
 
 
 def _write_json(path: Path, meta: dict[str, Any]) -> None:
@@ -305,7 +314,7 @@ def _play(cfg: RunConfig, out: Path, meta: dict[str, Any], lineups: list[list[st
         play_batch(_seats(lineups[todo[0][0]]), seed, [todo[0][1]], observer=OutcomeLog(1))
     ctx = mp.get_context(cfg.start_method)
     pool = ProcessPoolExecutor(min(cfg.workers, len(todo)), mp_context=ctx,
-                               initializer=_worker_init)
+                               initializer=_worker_init, initargs=(str(out / "run.log"),))
     pending: set[Future] = set()
     queue = list(todo)
     try:
@@ -328,7 +337,7 @@ def _play(cfg: RunConfig, out: Path, meta: dict[str, Any], lineups: list[list[st
 def _start_log(out: Path) -> logging.Handler:
     """Log the run (workers included) to ``run.log`` in the output folder."""
     handler = logging.FileHandler(out / "run.log", encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(message)s"))
+    handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
