@@ -327,8 +327,8 @@ def points_distribution(agg: Aggregates, out: Path) -> list[str]:
                 cdf = 100 * np.cumsum(h[span]) / h.sum()
                 ax.step(values[span], cdf, where="post", color=colour(name), label=name)
             ax.set_title(f"{cname}: {who}", fontsize=9)
-            ax.set_xlabel("points for the contract")
-            ax.set_ylabel("contracts with at most x points (%)")
+            ax.set_xlabel("points for the contract (x: share of contracts with at most x)")
+            ax.set_ylabel("cumulative share (%)")
     axes[0, 0].legend(fontsize=7)
     fig.suptitle("Cumulative distribution of points per contract: picker (left, multipliers "
                  "included) and the other seats (right), by the seat's strategy")
