@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 
 from reports.aggregate import (  # noqa: E402
     DECLARABLE,
@@ -58,6 +59,15 @@ def order(strategies: list[str]) -> list[str]:
     """Strategies in display order: the known ones in a fixed order, then the rest by name."""
     known = list(FIXED_COLOURS)
     return sorted(strategies, key=lambda s: (known.index(s) if s in known else len(known), s))
+
+
+def _legend(ax: Axes, agg: Aggregates, styles: tuple[tuple[str, str], ...] = (),
+            **kw: object) -> None:
+    """A legend with every strategy's colour (drawn or not) and optional line styles."""
+    handles = [Line2D([], [], color=colour(n), marker="o", ms=3, label=n)
+               for n in agg.strategies]
+    handles += [Line2D([], [], color="black", ls=ls, label=label) for ls, label in styles]
+    ax.legend(handles=handles, fontsize=kw.pop("fontsize", 7), **kw)
 
 
 def _save(fig: Figure, out: Path, name: str) -> str:
@@ -141,7 +151,7 @@ def overall(agg: Aggregates, out: Path) -> list[str]:
     ax.set_title("Distribution of final totals")
     ax.set_xlabel(f"final total (points, bins of {bins})")
     ax.set_ylabel("share of games (%)")
-    ax.legend(fontsize=7)
+    _legend(ax, agg)
     names.append(_save(fig, out, "final_totals.png"))
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -154,7 +164,7 @@ def overall(agg: Aggregates, out: Path) -> list[str]:
     ax.set_title("Game length (games with the strategy at the table)")
     ax.set_xlabel("contracts played (28 = full game; fewer = a total went over 1000)")
     ax.set_ylabel("share of games (%, log scale)")
-    ax.legend(fontsize=7)
+    _legend(ax, agg)
     names.append(_save(fig, out, "game_length.png"))
     return names
 
@@ -204,8 +214,7 @@ def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
         ax.set_ylabel("picker's mean points")
         ax.set_xticks(PICKS)
     axes[1, 3].axis("off")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    axes[1, 3].legend(handles, labels, loc="center", fontsize=8, title="picker's strategy")
+    _legend(axes[1, 3], agg, loc="center", fontsize=8, title="picker's strategy")
     fig.suptitle("Picker's mean points by contract and pick number (multipliers included; "
                  f"cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "picker_points_by_pick.png"))
@@ -248,7 +257,7 @@ def ray_declaration(agg: Aggregates, out: Path) -> list[str]:
             ax.set_title(f"{cname}: {what}")
             ax.set_xlabel("hearts held by the K♥ holder (cards)")
             ax.set_ylabel(f"mean {what} (points)")
-    axes[0, 0].legend(fontsize=6)
+    _legend(axes[0, 0], agg, (("-", "declared"), ("--", "not declared")), fontsize=6)
     fig.suptitle(f"K♥ holder's points, declared (solid) or not (dashed), by hearts held "
                  f"({who}; cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "declaration_points_by_hearts.png"))
@@ -297,7 +306,7 @@ def trix_timing(agg: Aggregates, out: Path) -> list[str]:
         for row in range(2):
             axes[row, col].set_xlabel(xlabel)
             axes[row, col].set_xticks(xs)
-            axes[row, col].legend(fontsize=7)
+            _legend(axes[row, col], agg)
     fig.suptitle(f"Trix results for the picker (cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "trix_results.png"))
 
@@ -329,7 +338,7 @@ def points_distribution(agg: Aggregates, out: Path) -> list[str]:
             ax.set_title(f"{cname}: {who}", fontsize=9)
             ax.set_xlabel("points for the contract (x: share of contracts with at most x)")
             ax.set_ylabel("cumulative share (%)")
-    axes[0, 0].legend(fontsize=7)
+    _legend(axes[0, 0], agg)
     fig.suptitle("Cumulative distribution of points per contract: picker (left, multipliers "
                  "included) and the other seats (right), by the seat's strategy")
     return [_save(fig, out, "points_by_contract.png")]

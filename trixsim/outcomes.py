@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from trixsim.cards import KH_MASK
+from trixsim.cards import KH_MASK, bit_count
 from trixsim.engine import GameState
 from trixsim.engine.rules import multiplier, pick_number, winners_losers
 from trixsim.types import CONTRACT_NAMES, DECLARE, PICK
@@ -28,6 +28,7 @@ CONTRACT_COLUMNS: dict[str, str] = {
     "forced": "the picker had one legal choice (trix at pick 6, every pick 7)",
     "picker_hand": "the picker's 8 cards as dealt, a card mask (bit suit*8+rank)",
     "kh_holder": "seat dealt the king of hearts",
+    "kh_holder_hearts": "hearts in the K♥ holder's hand as dealt (K♥ included)",
     "declared": "the K♥ holder declared it",
     "kh_taker": "seat that took K♥ in a trick, -1 if nobody did",
     "tricks_played": "tricks played (0 in trix)",
@@ -59,6 +60,7 @@ class OutcomeLog:
         self._contract = np.full(batch, -1, dtype=np.int64)
         self._declared = np.zeros(batch, dtype=np.bool_)
         self._holder = np.full(batch, -1, dtype=np.int64)
+        self._hearts = np.zeros(batch, dtype=np.int64)
         self._picker = np.full(batch, -1, dtype=np.int64)
         self._pick = np.zeros(batch, dtype=np.int64)
         self._forced = np.zeros(batch, dtype=np.bool_)
@@ -70,8 +72,8 @@ class OutcomeLog:
         """Note picks (the deal's K♥ holder, the picker's hand, whether the pick was
         forced) and declarations about to be applied."""
         _note(st.phase, st.turn, st.hands, pick_number(st), actions, legal, self._contract,
-              self._holder, self._declared, self._picker, self._pick, self._forced,
-              self._hand)
+              self._holder, self._hearts, self._declared, self._picker, self._pick,
+              self._forced, self._hand)
         self._before = st.contract_no.copy()
 
     def after_step(self, st: GameState) -> None:
@@ -93,6 +95,7 @@ class OutcomeLog:
             "forced": self._forced[done],
             "picker_hand": self._hand[done],
             "kh_holder": self._holder[done],
+            "kh_holder_hearts": self._hearts[done],
             "declared": self._declared[done],
             "kh_taker": st.fin_kh_taker[done].copy(),
             "tricks_played": st.fin_tricks_played[done].copy(),
@@ -115,15 +118,15 @@ class OutcomeLog:
 
 _QUADS = ("tricks", "points", "totals")
 _CONTRACT_KEYS = ("game", "number", "picker", "pick", "contract", "multiplier", "forced",
-                  "picker_hand", "kh_holder", "declared", "kh_taker", "tricks_played",
-                  "tricks", "points", "totals", "trix_first", "trix_second")
+                  "picker_hand", "kh_holder", "kh_holder_hearts", "declared", "kh_taker",
+                  "tricks_played", "tricks", "points", "totals", "trix_first", "trix_second")
 
 
 @njit(cache=True)
 def _note(phase: np.ndarray, turn: np.ndarray, hands: np.ndarray, pick_no: np.ndarray,
           actions: np.ndarray, legal: np.ndarray, contract: np.ndarray, holder: np.ndarray,
-          declared: np.ndarray, picker: np.ndarray, pick: np.ndarray, forced: np.ndarray,
-          hand: np.ndarray) -> None:
+          hearts: np.ndarray, declared: np.ndarray, picker: np.ndarray, pick: np.ndarray,
+          forced: np.ndarray, hand: np.ndarray) -> None:
     """One pass over the batch: remember each pick (who, which, the pick number, the
     picker's hand, whether it was the only choice), the K♥ holder and each declaration."""
     for g in range(phase.shape[0]):
@@ -139,6 +142,7 @@ def _note(phase: np.ndarray, turn: np.ndarray, hands: np.ndarray, pick_no: np.nd
             for s in range(4):
                 if hands[g, s] & KH_MASK:
                     holder[g] = s
+                    hearts[g] = bit_count(hands[g, s] & 0xFF)
         elif phase[g] == DECLARE and actions[g] == 1:
             declared[g] = True
 
@@ -158,6 +162,7 @@ def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
         "forced": pa.array(cols["forced"], pa.bool_()),
         "picker_hand": pa.array(cols["picker_hand"].astype(np.uint32), pa.uint32()),
         "kh_holder": pa.array(cols["kh_holder"], pa.int8()),
+        "kh_holder_hearts": pa.array(cols["kh_holder_hearts"], pa.int8()),
         "declared": pa.array(cols["declared"], pa.bool_()),
         "kh_taker": pa.array(cols["kh_taker"], pa.int8()),
         "tricks_played": pa.array(cols["tricks_played"], pa.int8()),

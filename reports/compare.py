@@ -1,0 +1,311 @@
+"""Duplicate-deal comparison of two strategies, A against B.
+
+Every deal is played in five lineups on the same cards, contract by contract:
+``A,B,B,B``, ``B,A,B,B``, ``B,B,A,B``, ``B,B,B,A`` (lineup s puts A in seat s) and
+``B,B,B,B``. A's final total in seat s is compared with B's in seat s of the all-B game
+of the same deal, so the cards cancel out; the four seat differences of a deal are
+averaged and the deal is the independent unit for the interval. Lower totals are better,
+so a negative difference means A is better.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from reports.report import Doc
+from reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
+from reports.tables import RunFolder, RunReadError, batches, decode, open_run
+from trixsim.runner import RunConfig, run
+from trixsim.types import CONTRACT_NAMES
+
+ALL_B = 4  # lineup index of the all-B game
+
+
+def lineups(a: str, b: str) -> tuple[str, ...]:
+    """The five lineups: A in seat 0, 1, 2, 3 with B elsewhere, then B in all seats."""
+    out = []
+    for s in range(4):
+        seats = [b] * 4
+        seats[s] = a
+        out.append(",".join(seats))
+    return (*out, ",".join([b] * 4))
+
+
+@dataclass
+class DealResults:
+    """Per-deal arrays from duplicate games: finals[lineup, deal, seat], wins, losses."""
+
+    finals: np.ndarray
+    wins: np.ndarray
+    losses: np.ndarray
+
+    @property
+    def deals(self) -> int:
+        """Number of deals."""
+        return self.finals.shape[1]
+
+    def seat_a(self, x: np.ndarray) -> np.ndarray:
+        """A's values (deal, seat): seat s of lineup s."""
+        return np.stack([x[s, :, s] for s in range(4)], axis=1)
+
+    def diffs(self) -> np.ndarray:
+        """Per-deal mean of A's final total minus B's in the same seat."""
+        return (self.seat_a(self.finals) - self.finals[ALL_B]).mean(axis=1)
+
+    def extend(self, other: DealResults) -> DealResults:
+        """These deals followed by ``other``'s."""
+        return DealResults(*(np.concatenate([x, y], axis=1) for x, y in
+                             ((self.finals, other.finals), (self.wins, other.wins),
+                              (self.losses, other.losses))))
+
+
+@dataclass
+class Comparison:
+    """The result of a comparison, ready to print or to write as JSON and Markdown."""
+
+    a: str
+    b: str
+    deals: int
+    diff: Estimate
+    seat_diffs: list[Estimate]
+    win_diff: Estimate
+    loss_diff: Estimate
+    rates: dict[str, dict[str, list[float]]]  # who -> win/loss -> [rate, lo, hi]
+    by_contract: list[dict[str, object]]
+    sprt: dict[str, object] | None = None
+    rounds: list[dict[str, object]] = field(default_factory=list)
+
+    def verdict(self) -> str:
+        """One sentence on what the interval says."""
+        if not self.diff.excludes_zero():
+            return "no significant difference at the 95% level"
+        better = self.a if self.diff.mean < 0 else self.b
+        return f"{better} is better (lower totals) at the 95% level"
+
+    def doc(self) -> Doc:
+        """The comparison as a report section."""
+        d = Doc(f"Comparison: {self.a} (A) against {self.b} (B)")
+        d.p(f"{self.deals:,} deals, each played five times on the same cards: A in each seat "
+            "with B in the other three, and B in all four. Difference = A's final total "
+            "minus B's in the same seat on the same deal; negative means A scores fewer "
+            "points, i.e. A is better. Intervals: 95%, over deals (the four seat "
+            "differences of a deal are averaged first).")
+        d.p(f"A − B mean final total: {self.diff.text()} (s.e. {self.diff.se:.1f}): "
+            f"{self.verdict()}.")
+        d.table(["seat", "A − B final total [95%]"],
+                [[str(s), e.text()] for s, e in enumerate(self.seat_diffs)]
+                + [["all (per deal)", self.diff.text()]])
+        rows = []
+        for what in ("win", "loss"):
+            r = self.rates
+            diff = self.win_diff if what == "win" else self.loss_diff
+            rows.append([f"{what} rate", _pct(r["A"][what]), _pct(r["B"][what]),
+                         f"{100 * diff.mean:.1f} [{100 * diff.lo:.1f}, {100 * diff.hi:.1f}]"])
+        d.table(["", "A (seats of A)", "B (same seats, all-B game)", "A − B (percentage points)"],
+                rows)
+        d.p("By contract: the picker's mean points (multipliers included) when A picks, "
+            "against B picking in the same seats on the same deals (all-B game); the "
+            "difference's interval treats contracts as independent.")
+        d.table(["contract", "A picks: n", "A mean", "B picks: n", "B mean", "A − B [95%]"],
+                [[c["contract"], f"{c['a_n']:,}", f"{c['a_mean']:.1f}", f"{c['b_n']:,}",
+                  f"{c['b_mean']:.1f}", f"{c['diff']:.1f} [{c['lo']:.1f}, {c['hi']:.1f}]"]
+                 for c in self.by_contract])
+        if self.sprt is not None:
+            s = self.sprt
+            d.p(f"Sequential test (SPRT, normal approximation on per-deal differences): "
+                f"H0: mean difference 0; H1: |difference| ≥ {s['effect']} points; "
+                f"alpha {s['alpha']}, beta {s['beta']}; checked after every {s['round']} "
+                f"deals. Decision: {s['decision']} after {self.deals:,} deals.")
+        return d
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        def est(e: Estimate) -> dict[str, float]:
+            return {"n": e.n, "mean": e.mean, "se": e.se, "lo": e.lo, "hi": e.hi}
+        return {"a": self.a, "b": self.b, "deals": self.deals, "diff": est(self.diff),
+                "seat_diffs": [est(e) for e in self.seat_diffs],
+                "win_diff": est(self.win_diff), "loss_diff": est(self.loss_diff),
+                "rates": self.rates, "by_contract": self.by_contract, "sprt": self.sprt,
+                "rounds": self.rounds}
+
+
+def _pct(r: list[float]) -> str:
+    return f"{100 * r[0]:.1f}% [{100 * r[1]:.1f}, {100 * r[2]:.1f}]"
+
+
+def read_deals(folder: RunFolder, lineup_ids: Sequence[int] = (0, 1, 2, 3, 4)) -> DealResults:
+    """Duplicate games as per-deal arrays.
+
+    ``lineup_ids`` names the run's lineups with A in seat 0, 1, 2, 3 and the all-B lineup
+    (a comparison run's own order by default). Deals missing from any of them are left out.
+    """
+    first = int(folder.meta.get("first_game", 0))
+    n = int(folder.meta.get("games", 0))
+    where = np.full(256, -1, dtype=np.int64)
+    where[list(lineup_ids)] = np.arange(5)
+    finals = np.zeros((5, n, 4))
+    wins = np.zeros((5, n, 4))
+    losses = np.zeros((5, n, 4))
+    seen = np.zeros((5, n), dtype=bool)
+    cols = ["game", "lineup", *(f"{p}_{s}" for p in ("final", "winner", "loser")
+                                for s in range(4))]
+    for b in batches(folder, "games", cols):
+        g = b["game"].astype(np.int64) - first
+        if (g < 0).any() or (g >= n).any():
+            raise RunReadError(f"{folder.path}: game index outside the run's range")
+        lu = where[b["lineup"].astype(np.int64)]
+        rows = lu >= 0
+        g, lu = g[rows], lu[rows]
+        seen[lu, g] = True
+        for s in range(4):
+            finals[lu, g, s] = b[f"final_{s}"][rows]
+            wins[lu, g, s] = b[f"winner_{s}"][rows]
+            losses[lu, g, s] = b[f"loser_{s}"][rows]
+    keep = seen.all(axis=0)  # deals finished in all five lineups
+    if not keep.any():
+        raise RunReadError(f"{folder.path}: the run holds no complete deals")
+    return DealResults(finals[:, keep], wins[:, keep], losses[:, keep])
+
+
+def by_contract(folders: list[RunFolder]) -> list[dict[str, object]]:
+    """The picker's points by contract: A picking (lineup s, seat s) against B (all-B game)."""
+    m = np.zeros((2, len(CONTRACT_NAMES), 3))
+    names = {c: i for i, c in enumerate(CONTRACT_NAMES)}
+    cols = ["lineup", "picker", "contract", *(f"points_{s}" for s in range(4))]
+    for folder in folders:
+        for b in batches(folder, "contracts", cols):
+            lu = b["lineup"].astype(np.int64)
+            picker = b["picker"].astype(np.int64)
+            contract = decode(b["contract"], names)
+            pts = np.stack([b[f"points_{s}"] for s in range(4)], axis=1).astype(np.float64)
+            pp = pts[np.arange(len(lu)), picker]
+            for side, rows in ((0, lu == picker), (1, lu == ALL_B)):
+                c, x = contract[rows], pp[rows]
+                for k, v in enumerate((None, x, x * x)):
+                    m[side, :, k] += np.bincount(c, weights=v, minlength=len(CONTRACT_NAMES))
+    out = []
+    for c, name in enumerate(CONTRACT_NAMES):
+        (am, alo, _), (bm, blo, _) = (moments_ci(*m[side, c]) for side in (0, 1))
+        se = math.hypot(am - alo, bm - blo) / Z95  # independent samples
+        diff = float(am - bm)
+        out.append({"contract": name, "a_n": int(m[0, c, 0]), "a_mean": float(am),
+                    "b_n": int(m[1, c, 0]), "b_mean": float(bm), "diff": diff,
+                    "lo": diff - Z95 * se, "hi": diff + Z95 * se})
+    return out
+
+
+def summarise(a: str, b: str, deals: DealResults, folders: list[RunFolder]) -> Comparison:
+    """All the statistics of a comparison from its per-deal arrays and contract tables."""
+    diffs = deals.diffs()
+    seat = deals.seat_a(deals.finals) - deals.finals[ALL_B]
+    rates: dict[str, dict[str, list[float]]] = {}
+    for who, src in (("A", "a"), ("B", "b")):
+        rates[who] = {}
+        for what, x in (("win", deals.wins), ("loss", deals.losses)):
+            vals = deals.seat_a(x) if src == "a" else x[ALL_B]
+            rates[who][what] = [float(v) for v in wilson(vals.sum(), vals.size)]
+    win_d = (deals.seat_a(deals.wins) - deals.wins[ALL_B]).mean(axis=1)
+    loss_d = (deals.seat_a(deals.losses) - deals.losses[ALL_B]).mean(axis=1)
+    return Comparison(a, b, deals.deals, estimate(diffs),
+                      [estimate(seat[:, s]) for s in range(4)], estimate(win_d),
+                      estimate(loss_d), rates, by_contract(folders))
+
+
+def _merge(part: Path, out: Path) -> None:
+    """Move a round's run folder into ``out``: its table files, chunks and plan."""
+    meta = json.loads((out / "run.json").read_text())
+    new = json.loads((part / "run.json").read_text())
+    for kind in ("contracts", "games"):
+        for f in (part / kind).glob("*.parquet"):
+            f.rename(out / kind / f.name)
+    meta["chunks"] = sorted(meta["chunks"] + new["chunks"],
+                            key=lambda c: (c["lineup"], c["start"]))
+    meta["plan"] = sorted(meta["plan"] + new["plan"])
+    meta["games"] += new["games"]
+    meta["seconds"] = round(meta["seconds"] + new["seconds"], 3)
+    meta["complete"] = meta["complete"] and new["complete"]
+    log = part / "run.log"
+    if log.exists():
+        with (out / "run.log").open("a", encoding="utf-8") as fh:
+            fh.write(log.read_text(encoding="utf-8"))
+    (out / "run.json").write_text(json.dumps(meta, indent=1) + "\n")
+    shutil.rmtree(part)
+
+
+def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,
+            force: bool = False, sprt: SPRT | None = None, round_deals: int = 500,
+            command: list[str] | None = None,
+            progress: Callable[[int, str | None, np.ndarray], None] | None = None
+            ) -> Comparison:
+    """Play the comparison into the run folder ``out`` and return its statistics.
+
+    Without ``sprt`` all ``games`` deals are played at once. With it, deals are played in
+    rounds of ``round_deals`` and play stops as soon as the test decides, or at ``games``
+    deals (then the decision is "undecided"). ``progress(deals, decision, diffs)`` is called
+    after every round.
+    """
+    out = Path(out)
+    if out.exists() and not force:
+        raise FileExistsError(f"{out} already exists (use --force to replace it)")
+    if out.exists():
+        shutil.rmtree(out) if out.is_dir() else out.unlink()
+    size = games if sprt is None else max(1, min(round_deals, games))
+    results: DealResults | None = None
+    decision: str | None = None
+    rounds: list[dict[str, object]] = []
+    start = 0
+    while start < games:
+        n = min(size, games - start)
+        target = out if start == 0 else out.with_name(f".{out.name}.round-{start}")
+        cfg = RunConfig(games=n, seed=seed, lineups=lineups(a, b), workers=workers,
+                        first_game=start, batch_size=min(10_000, max(1, n)))
+        run(cfg, target, force=True, command=command)
+        part = read_deals(open_run(target))
+        if target != out:
+            _merge(target, out)
+        results = part if results is None else results.extend(part)
+        start += n
+        diffs = results.diffs()
+        if sprt is not None:
+            decision = sprt.decide(diffs)
+            plus, minus = sprt.llr(diffs)
+            rounds.append({"deals": int(diffs.size), "mean": float(diffs.mean()),
+                           "llr_plus": plus, "llr_minus": minus, "decision": decision})
+        if progress:
+            progress(int(diffs.size), decision, diffs)
+        if decision is not None:
+            break
+    assert results is not None
+    result = summarise(a, b, results, [open_run(out)])
+    if sprt is not None:
+        result.sprt = {**asdict(sprt), "round": size, "upper": sprt.upper,
+                       "lower": sprt.lower, "decision": decision or "undecided"}
+        result.rounds = rounds
+    write(result, out)
+    return result
+
+
+def write(result: Comparison, out: Path) -> None:
+    """Write ``compare.json`` and ``report.md`` into the run folder ``out``."""
+    text = json.dumps(_finite(result.to_json()), indent=1, allow_nan=False)
+    (out / "compare.json").write_text(text + "\n")
+    doc = result.doc()
+    (out / "report.md").write_text(doc.markdown())
+
+
+def _finite(x: object) -> object:
+    """``x`` with infinite and NaN floats replaced by None (strict JSON)."""
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
