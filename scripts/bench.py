@@ -23,32 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-from trixsim.adapter import GameView, adapt
+from trixsim.adapter import RandomOneGameBot, adapt
 from trixsim.loading import load_seats
 from trixsim.runner import RunConfig, run
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
 
 
-class _RandomOneGame:
-    """A plain one-game bot: every decision uniform among the legal actions."""
-
-    def pick(self, view: GameView) -> int:
-        return view.random_action()
-
-    def declare(self, view: GameView) -> int:
-        return view.random_action()
-
-    def play(self, view: GameView) -> int:
-        return view.random_action()
-
-    def place(self, view: GameView) -> int:
-        return view.random_action()
-
-
 def _seats(name: str) -> Callable[[], list[Strategy]]:
     if name == "adapter-random":
-        cls = adapt(_RandomOneGame, name="adapted-random")
+        cls = adapt(RandomOneGameBot, name="adapted-random")
         return lambda: [cls()] * 4
     specs = {"random": "random", "heuristic": "heuristic",
              "heuristic-vs-random": "heuristic,random,random,random"}[name]

@@ -7,7 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from trixsim.adapter import VIEW_FIELDS, GameView, PerGameStrategy, _Rows, adapt, bits
+from trixsim.adapter import (
+    VIEW_FIELDS,
+    GameView,
+    PerGameStrategy,
+    RandomOneGameBot,
+    _Rows,
+    adapt,
+    bits,
+)
 from trixsim.cards import cards_of, lowest_card
 from trixsim.engine import Observation, init, legal_action_mask, observe, step
 from trixsim.loading import load_strategy
@@ -19,20 +27,7 @@ SEED = 5
 GAMES = range(24)
 
 
-class RandomBot:
-    """Every decision uniform at random, one game at a time."""
-
-    def pick(self, view: GameView) -> int:
-        return view.random_action()
-
-    def declare(self, view: GameView) -> int:
-        return view.random_action()
-
-    def play(self, view: GameView) -> int:
-        return view.random_action()
-
-    def place(self, view: GameView) -> int:
-        return view.random_action()
+RandomBot = RandomOneGameBot
 
 
 class LowestPlay(Strategy):

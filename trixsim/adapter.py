@@ -216,6 +216,27 @@ class PerGameStrategy(Strategy):
         return self._answer("place", obs)
 
 
+class RandomOneGameBot:
+    """A plain one-game bot that answers every decision uniformly at random: the simplest
+    example of the protocol, and what the adapter's cost is measured with."""
+
+    def pick(self, view: GameView) -> int:
+        """A random legal contract."""
+        return view.random_action()
+
+    def declare(self, view: GameView) -> int:
+        """Declare or not, at random."""
+        return view.random_action()
+
+    def play(self, view: GameView) -> int:
+        """A random legal card."""
+        return view.random_action()
+
+    def place(self, view: GameView) -> int:
+        """A random placeable card."""
+        return view.random_action()
+
+
 def adapt(bot: Any = None, *, name: str | None = None, description: str | None = None,
           params: dict[str, Param] | None = None, observes: Iterable[str] | None = None,
           **functions: Callable[[GameView], Any]) -> type[PerGameStrategy]:
