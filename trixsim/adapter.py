@@ -217,8 +217,10 @@ class PerGameStrategy(Strategy):
 
 
 class RandomOneGameBot:
-    """A plain one-game bot that answers every decision uniformly at random: the simplest
-    example of the protocol, and what the adapter's cost is measured with."""
+    """Every decision uniform at random, one game at a time.
+
+    The simplest plain one-game bot, and what the adapter's cost is measured with.
+    """
 
     def pick(self, view: GameView) -> int:
         """A random legal contract."""
