@@ -65,6 +65,14 @@ def test_strategy_against_itself_contains_zero(tmp_path: Path) -> None:
     assert result.verdict() == "no significant difference at the 95% level"
 
 
+def test_practically_equal_strategies_contain_zero(tmp_path: Path) -> None:
+    """A parameter nudge changes some games (the difference is not identically 0) but
+    not the strength: the interval still contains 0."""
+    result = compare("heuristic", "heuristic:lead_guard=14.0", 300, 9, tmp_path / "near")
+    assert result.diff.se > 0
+    assert result.diff.lo <= 0 <= result.diff.hi
+
+
 def test_sprt_stops_early_on_a_large_difference(app: click.Group, tmp_path: Path) -> None:
     out = tmp_path / "seq"
     res = invoke(app, "compare", "heuristic", "random", "--games", 2000, "--sprt",
