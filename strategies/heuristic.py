@@ -43,13 +43,13 @@ class HeuristicStrategy(Strategy):
                    "when safe, ducks and sheds danger cards, blocks in trix")
     params = {
         "declare_margin": Param(
-            0.0, "declare K♥ when the estimated gain of declaring, 50(1-q) - 100·q·m points "
+            -20.0, "declare K♥ when the estimated gain of declaring, 50(1-q) - 100·q·m points "
                  "(q: chance to take it oneself, m: own multiplier), exceeds this"),
         "trix_min_score": Param(
             2.5, "take trix early when the hand's trix score (jacks and cards chained to "
                  "them count for it, stranded far cards against it) reaches this"),
         "trix_by_pick": Param(
-            5, "take trix whenever legal from this pick number on (it is forced at 6)"),
+            2, "take trix whenever legal from this pick number on (it is forced at 6)"),
         "seventh_weight": Param(
             1.0, "pull towards costly contracts as the ×4 seventh pick nears: each "
                  "contract's score drops by this × ((pick-1)/5)² × its average cost"),
