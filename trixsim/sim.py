@@ -108,25 +108,44 @@ def decide(st: GameState, strategies: Sequence[Strategy], legal: np.ndarray) -> 
             owner_of_seat[seat] = len(owners)
             owners.append(s)
     order, start = _group(st.phase, st.turn, legal, owner_of_seat, len(owners))
-    for decision, method in _METHODS:
-        for k, strategy in enumerate(owners):
-            grp = decision * len(owners) + k
+    n = len(owners)
+    for k, strategy in enumerate(owners):
+        if _uniform_everywhere(strategy):
+            # the base class answers all four decisions alike: one call for all of them
+            idx = np.concatenate([order[start[d * n + k]:start[d * n + k + 1]]
+                                  for d, _ in _METHODS])
+            if idx.size:
+                _ask(st, strategy, PLAY, "play", idx, legal, actions)
+            continue
+        for decision, method in _METHODS:
+            grp = decision * n + k
             idx = order[start[grp]:start[grp + 1]]
-            if not idx.size:
-                continue
-            obs = observe(st, idx, legal[idx], strategy.observes)
-            try:
-                out = getattr(strategy, method)(obs)
-            except StrategyError:  # already names the strategy, decision and game
-                raise
-            except Exception as exc:  # a strategy's own failure stops the run, named
-                raise StrategyError(
-                    f"strategy {strategy.label!r} raised {type(exc).__name__}: {exc} on "
-                    f"decision {DECISION_NAMES[decision]!r} (first game of the batch: "
-                    f"{int(st.game_id[idx[0]])})"
-                ) from exc
-            actions[idx] = _check(strategy, decision, st.game_id[idx], legal[idx], out)
+            if idx.size:
+                _ask(st, strategy, decision, method, idx, legal, actions)
     return actions
+
+
+def _uniform_everywhere(strategy: Strategy) -> bool:
+    """Whether the strategy keeps the base class's uniform choice for every decision."""
+    cls = type(strategy)
+    return all(getattr(cls, m) is getattr(Strategy, m) for _, m in _METHODS)
+
+
+def _ask(st: GameState, strategy: Strategy, decision: int, method: str, idx: np.ndarray,
+         legal: np.ndarray, actions: np.ndarray) -> None:
+    """Ask one strategy one kind of decision for the games at ``idx``; store the answers."""
+    obs = observe(st, idx, legal[idx], strategy.observes)
+    try:
+        out = getattr(strategy, method)(obs)
+    except StrategyError:  # already names the strategy, decision and game
+        raise
+    except Exception as exc:  # a strategy's own failure stops the run, named
+        raise StrategyError(
+            f"strategy {strategy.label!r} raised {type(exc).__name__}: {exc} on "
+            f"decision {DECISION_NAMES[decision]!r} (first game of the batch: "
+            f"{int(st.game_id[idx[0]])})"
+        ) from exc
+    actions[idx] = _check(strategy, decision, st.game_id[idx], legal[idx], out)
 
 
 def _blame(st: GameState, strategies: Sequence[Strategy], actions: np.ndarray,
