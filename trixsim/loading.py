@@ -421,7 +421,7 @@ def load_seats(specs: str) -> list[Strategy]:
 
     Identical specs share one instance, so the engine asks it once for all its seats.
     """
-    parts = _split_specs(specs)
+    parts = split_specs(specs)
     if len(parts) == 1:
         parts = parts * 4
     if len(parts) != 4:
@@ -432,12 +432,8 @@ def load_seats(specs: str) -> list[Strategy]:
 
 
 def split_specs(specs: str) -> list[str]:
-    """The seat specs of a comma-separated lineup (commas inside parameter lists kept)."""
-    return _split_specs(specs)
-
-
-def _split_specs(specs: str) -> list[str]:
-    """Split on commas that start a new spec (not those between key=value parameters)."""
+    """The seat specs of a comma-separated lineup: split on the commas that start a new
+    spec, not on those between key=value parameters."""
     out: list[str] = []
     for piece in specs.split(","):
         piece = piece.strip()
