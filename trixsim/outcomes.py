@@ -15,6 +15,7 @@ from numba import njit
 from trixsim.cards import KH_MASK, bit_count
 from trixsim.engine import GameState
 from trixsim.engine.rules import multiplier, pick_number, winners_losers
+from trixsim.jitcache import guard
 from trixsim.types import CONTRACT_NAMES, DECLARE, PICK
 
 CONTRACT_COLUMNS: dict[str, str] = {
@@ -49,7 +50,8 @@ GAME_COLUMNS: dict[str, str] = {
     "loser_0..loser_3": "seat had the highest final total (ties: all of them)",
 }
 
-_CONTRACT_TYPE = pa.dictionary(pa.int8(), pa.string())
+# _note compiles in the constants and the multiplier rule it imports: refresh its cache
+guard(__file__, PICK, DECLARE, KH_MASK, multiplier.py_func.__code__.co_code)
 
 
 class OutcomeLog:
@@ -63,6 +65,7 @@ class OutcomeLog:
         self._hearts = np.zeros(batch, dtype=np.int64)
         self._picker = np.full(batch, -1, dtype=np.int64)
         self._pick = np.zeros(batch, dtype=np.int64)
+        self._mult = np.zeros(batch, dtype=np.int64)
         self._forced = np.zeros(batch, dtype=np.bool_)
         self._hand = np.zeros(batch, dtype=np.int64)
         self._before = np.zeros(batch, dtype=np.int64)
@@ -73,7 +76,7 @@ class OutcomeLog:
         forced) and declarations about to be applied."""
         _note(st.phase, st.turn, st.hands, pick_number(st), actions, legal, self._contract,
               self._holder, self._hearts, self._declared, self._picker, self._pick,
-              self._forced, self._hand)
+              self._mult, self._forced, self._hand)
         self._before = st.contract_no.copy()
 
     def after_step(self, st: GameState) -> None:
@@ -81,17 +84,14 @@ class OutcomeLog:
         done = np.flatnonzero(st.contract_no != self._before)
         if not done.size:
             return
-        contract = self._contract[done]
-        pick = self._pick[done]
         fin_out = st.fin_out[done]
         self._rows.append({
             "game": st.game_id[done].copy(),
             "number": st.contract_no[done].copy(),
             "picker": self._picker[done],
-            "pick": pick,
-            "contract": contract,
-            "multiplier": np.array([multiplier(int(c), int(p)) for c, p in zip(contract, pick,
-                                                                                strict=True)]),
+            "pick": self._pick[done],
+            "contract": self._contract[done],
+            "multiplier": self._mult[done],
             "forced": self._forced[done],
             "picker_hand": self._hand[done],
             "kh_holder": self._holder[done],
@@ -126,15 +126,17 @@ _CONTRACT_KEYS = ("game", "number", "picker", "pick", "contract", "multiplier", 
 def _note(phase: np.ndarray, turn: np.ndarray, hands: np.ndarray, pick_no: np.ndarray,
           actions: np.ndarray, legal: np.ndarray, contract: np.ndarray, holder: np.ndarray,
           hearts: np.ndarray, declared: np.ndarray, picker: np.ndarray, pick: np.ndarray,
-          forced: np.ndarray, hand: np.ndarray) -> None:
+          mult: np.ndarray, forced: np.ndarray, hand: np.ndarray) -> None:
     """One pass over the batch: remember each pick (who, which, the pick number, the
-    picker's hand, whether it was the only choice), the K♥ holder and each declaration."""
+    picker's multiplier and hand, whether it was the only choice), the K♥ holder and
+    each declaration."""
     for g in range(phase.shape[0]):
         if phase[g] == PICK:
             t = turn[g]
             contract[g] = actions[g]
             picker[g] = t
             pick[g] = pick_no[g]
+            mult[g] = multiplier(actions[g], pick_no[g])
             hand[g] = hands[g, t]
             lm = np.int64(legal[g])
             forced[g] = lm != 0 and (lm & (lm - 1)) == 0
