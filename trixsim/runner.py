@@ -241,8 +241,7 @@ def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
         jobs = [tuple(j) for j in meta["plan"]]
     else:
         lineups = expand_lineups(cfg.lineups, cfg.rotate)
-        for seats in lineups:
-            load_seats(",".join(seats))  # fail fast on bad specs, before writing anything
+        strategies = _describe(lineups)  # loads every lineup: bad specs fail before writing
         if out.exists():
             if not force:
                 raise FileExistsError(f"{out} already exists (use --force to replace it)")
@@ -253,7 +252,7 @@ def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
                 "batch_size": cfg.batch_size, "workers": cfg.workers, "rotate": cfg.rotate,
                 "requested_lineups": list(cfg.lineups),
                 "lineups": [",".join(seats) for seats in lineups],
-                "strategies": _describe(lineups), "plan": [list(j) for j in jobs],
+                "strategies": strategies, "plan": [list(j) for j in jobs],
                 "chunks": [], "complete": False, "seconds": 0.0}
     for kind in ("contracts", "games"):
         (out / kind).mkdir(parents=True, exist_ok=True)
@@ -279,10 +278,11 @@ def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
 
 
 def _describe(lineups: list[list[str]]) -> dict[str, dict[str, Any]]:
-    """Each distinct spec with its strategy name and full parameter values."""
+    """Each distinct spec with its strategy name and full parameter values (the lineups
+    are loaded into the process's cache, where this process's chunks find them)."""
     out: dict[str, dict[str, Any]] = {}
     for seats in lineups:
-        for spec, strategy in zip(seats, load_seats(",".join(seats)), strict=True):
+        for spec, strategy in zip(seats, _seats(seats), strict=True):
             out[spec] = {"name": strategy.name, "class": type(strategy).__qualname__,
                          "params": {k: getattr(strategy, k) for k in strategy.params}}
     return out
