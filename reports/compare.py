@@ -22,7 +22,7 @@ import numpy as np
 from reports.report import Doc
 from reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
 from reports.tables import RunFolder, RunReadError, batches, decode, open_run
-from trixsim.runner import RunConfig, run
+from trixsim.runner import RunConfig, read_run, run, write_run_json
 from trixsim.types import CONTRACT_NAMES
 
 ALL_B = 4  # lineup index of the all-B game
@@ -220,8 +220,8 @@ def summarise(a: str, b: str, deals: DealResults, folders: list[RunFolder]) -> C
 
 def _merge(part: Path, out: Path) -> None:
     """Move a round's run folder into ``out``: its table files, chunks and plan."""
-    meta = json.loads((out / "run.json").read_text())
-    new = json.loads((part / "run.json").read_text())
+    meta = read_run(out)
+    new = read_run(part)
     for kind in ("contracts", "games"):
         for f in (part / kind).glob("*.parquet"):
             f.rename(out / kind / f.name)
@@ -235,7 +235,7 @@ def _merge(part: Path, out: Path) -> None:
     if log.exists():
         with (out / "run.log").open("a", encoding="utf-8") as fh:
             fh.write(log.read_text(encoding="utf-8"))
-    (out / "run.json").write_text(json.dumps(meta, indent=1) + "\n")
+    write_run_json(out, meta)
     shutil.rmtree(part)
 
 

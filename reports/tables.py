@@ -8,7 +8,6 @@ problem with a folder (not a run, missing or unreadable Parquet, no games) becom
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-RUN_FORMAT = "trixsim-run/"
+from trixsim.runner import RunFolderError, read_run
+
 BATCH_ROWS = 262_144
 
 
@@ -47,18 +47,10 @@ class RunFolder:
 def open_run(path: Path | str) -> RunFolder:
     """Check that ``path`` is a readable, non-empty run folder and list its table files."""
     path = Path(path)
-    meta_file = path / "run.json"
-    if not path.is_dir():
-        raise RunReadError(f"{path} is not a run folder (no such directory)")
-    if not meta_file.is_file():
-        raise RunReadError(f"{path} is not a run folder (no run.json)")
     try:
-        meta = json.loads(meta_file.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunReadError(f"{path}: run.json is unreadable ({_first_line(exc)})") from None
-    if not isinstance(meta, dict) or not str(meta.get("format", "")).startswith(RUN_FORMAT):
-        raise RunReadError(f"{path} is not a run folder (run.json has no "
-                           f"'{RUN_FORMAT}...' format)")
+        meta = read_run(path)
+    except RunFolderError as exc:
+        raise RunReadError(_first_line(exc)) from None
     chunks = meta.get("chunks")
     if chunks:
         try:

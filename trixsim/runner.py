@@ -158,7 +158,9 @@ def _worker_init(log_path: str) -> None:
         log.propagate = False
 
 
-def _write_json(path: Path, meta: dict[str, Any]) -> None:
+def write_run_json(out_dir: Path, meta: dict[str, Any]) -> None:
+    """Write a run folder's run.json atomically (a temporary file, then a rename)."""
+    path = Path(out_dir) / "run.json"
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps(meta, indent=1) + "\n")
     os.replace(tmp, path)
@@ -168,7 +170,7 @@ def read_run(out_dir: Path | str) -> dict[str, Any]:
     """The parsed run.json of a run folder; RunFolderError if it is not one."""
     path = Path(out_dir) / "run.json"
     if not Path(out_dir).is_dir():
-        raise RunFolderError(f"{out_dir} is not a folder")
+        raise RunFolderError(f"{out_dir} is not a run folder (no such folder)")
     try:
         meta = json.loads(path.read_text())
     except FileNotFoundError:
@@ -271,7 +273,7 @@ def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
         meta["complete"] = True
     finally:
         meta["seconds"] = round(before + time.perf_counter() - t0, 3)
-        _write_json(out / "run.json", meta)
+        write_run_json(out, meta)
         _stop_log(handler)
     summary.seconds = meta["seconds"]
     return summary
@@ -297,12 +299,12 @@ def _play(cfg: RunConfig, out: Path, meta: dict[str, Any], lineups: list[list[st
     def finished(chunk: dict[str, Any]) -> None:
         meta["chunks"].append(chunk)
         meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
-        _write_json(out / "run.json", meta)
+        write_run_json(out, meta)
         summary.add(chunk, lineups[chunk["lineup"]])
         if progress:
             progress(chunk["stop"] - chunk["start"])
 
-    _write_json(out / "run.json", meta)
+    write_run_json(out, meta)
     if not todo:
         return
     if cfg.workers <= 1 or len(todo) == 1:
@@ -357,4 +359,4 @@ def _stop_log(handler: logging.Handler) -> None:
 
 
 __all__ = ["FORMAT", "RunConfig", "RunError", "RunFolderError", "RunSummary", "chunk_name",
-           "expand_lineups", "plan", "play_chunk", "read_run", "run"]
+           "expand_lineups", "plan", "play_chunk", "read_run", "run", "write_run_json"]
