@@ -393,3 +393,200 @@ def test_play_by_play_unknown_game(recorded: Path) -> None:
 
 def test_replay_missing_file(tmp_path: Path) -> None:
     assert invoke("replay", str(tmp_path / "none.jsonl")).exit_code == 2
+
+
+# --- hostile input to replay ----------------------------------------------------------------
+
+def _good_lines(recorded: Path) -> list[bytes]:
+    return recorded.read_bytes().splitlines()
+
+
+def _write(path: Path, lines: list[bytes], end: bytes = b"\n") -> Path:
+    path.write_bytes(b"\n".join(lines) + end)
+    return path
+
+
+def _with(line: bytes, f) -> bytes:
+    """A record line with ``f`` applied to its parsed game."""
+    return json.dumps(_edit(json.loads(line), f)).encode()
+
+
+@pytest.mark.parametrize("bad", [
+    b"[" * 100_000,
+    b"{" * 100_000,
+    b'{"seed": ' + b"[" * 100_000,
+    b'{"format": "trixsim-transcript/1", "seed": ' + b"[" * 5_000 + b"]" * 5_000 + b"}",
+])
+def test_deeply_nested_json_is_a_data_error(recorded: Path, tmp_path: Path, bad: bytes) -> None:
+    lines = _good_lines(recorded)
+    lines[2] = bad
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:3:")
+
+
+def test_moderately_nested_field_is_named(recorded: Path, tmp_path: Path) -> None:
+    """Nesting that json accepts must not overflow the error message either."""
+    lines = _good_lines(recorded)
+    deep: list = []
+    for _ in range(400):
+        deep = [deep]
+    lines[1] = _with(lines[1], lambda g: g.__setitem__("seed", deep))
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:2:", "seed: expected")
+
+
+@pytest.mark.parametrize("key, value, needle", [
+    ("seed", None, "seed: expected an integer, got null"),
+    ("seed", True, "seed: expected an integer, got true"),
+    ("seed", 3.0, "seed: expected an integer"),
+    ("seed", "3", "seed: expected an integer"),
+    ("seed", -1, "seed: -1 is out of range"),
+    ("seed", 2**63, "seed: 9223372036854775808 is out of range"),
+    ("game_id", None, "game_id: expected an integer"),
+    ("game_id", False, "game_id: expected an integer, got false"),
+    ("first_picker", True, "first_picker: expected an integer, got true"),
+    ("format", None, "format: expected"),
+    ("format", ["trixsim-transcript/1"], "format: expected"),
+    ("strategies", "random", "strategies: expected a list"),
+    ("strategies", None, "strategies: expected a list"),
+    ("strategies", ["random", "random", "random", None], "strategies[3]: expected a string"),
+    ("contracts", None, "contracts: expected a list"),
+    ("contracts", {}, "contracts: expected a list, got an object"),
+    ("final_totals", None, "final_totals: expected a list"),
+    ("final_totals", [0, 0, True, 0], "final_totals[2]: expected an integer, got true"),
+    ("winners", [False], "winners[0]: expected an integer, got false"),
+    ("losers", None, "losers: expected a list"),
+])
+def test_top_level_field_types_are_strict(recorded: Path, tmp_path: Path, key: str,
+                                          value: object, needle: str) -> None:
+    lines = _good_lines(recorded)
+    lines[0] = _with(lines[0], lambda g: g.__setitem__(key, value))
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:1:", needle)
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (lambda c: c.__setitem__("contract", ["pli"]), "contracts[0].contract: expected a string"),
+    (lambda c: c.__setitem__("contract", None), "contracts[0].contract: expected a string"),
+    (lambda c: c.__setitem__("number", True), "contracts[0].number: expected an integer"),
+    (lambda c: c.__setitem__("hands", {}), "contracts[0].hands: expected a list"),
+    (lambda c: c["hands"][0].__setitem__(0, ["7H"]), "contracts[0].hands[0][0]: unknown card"),
+    (lambda c: c["hands"][0].__setitem__(0, None), "contracts[0].hands[0][0]: unknown card"),
+    (lambda c: c.__setitem__("points", [0, 0, 0, None]), "contracts[0].points[3]: expected"),
+])
+def test_contract_field_types_are_strict(recorded: Path, tmp_path: Path, edit,
+                                         needle: str) -> None:
+    lines = _good_lines(recorded)
+    lines[0] = _with(lines[0], lambda g: edit(g["contracts"][0]))
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:1:", needle)
+
+
+def test_seed_may_be_left_out(recorded: Path, tmp_path: Path) -> None:
+    """The format makes the seed optional: absent is fine, null is not (above)."""
+    lines = _good_lines(recorded)
+    lines[0] = _with(lines[0], lambda g: g.pop("seed"))
+    res = invoke("replay", str(_write(tmp_path / "ok.jsonl", lines)))
+    assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("old, new, key", [
+    (b'"seed": 11', b'"seed": 11, "seed": 11', "seed"),
+    (b'"seed": 11', b'"seed": 11, "seed": 12', "seed"),
+    (b'"points": [', b'"points": [0, 0, 0, 0], "points": [', "points"),
+    (b'"leader": ', b'"leader": 0, "leader": ', "leader"),
+])
+def test_duplicate_keys_are_refused(recorded: Path, tmp_path: Path, old: bytes, new: bytes,
+                                    key: str) -> None:
+    lines = _good_lines(recorded)
+    lines[1] = json.dumps(json.loads(lines[1])).encode().replace(old, new, 1)
+    assert new in lines[1]
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:2:",
+                 f'duplicate key "{key}"')
+
+
+def test_parse_record_refuses_duplicate_keys() -> None:
+    with pytest.raises(RecordFormatError, match='duplicate key "format"'):
+        parse_record('{"format": 1, "format": 2}')
+
+
+@pytest.mark.parametrize("bad", [b"\xff", b'{"format": "\xe9"}', b"\xc3"])
+def test_non_utf8_line_is_named(recorded: Path, tmp_path: Path, bad: bytes) -> None:
+    lines = _good_lines(recorded)
+    lines.insert(1, bad)
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:2:", "not UTF-8")
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    for name, data in [("empty.jsonl", b""), ("blank.jsonl", b"\n \n\r\n")]:
+        (tmp_path / name).write_bytes(data)
+        replay_fails(tmp_path / name, f"{name}: no game records")
+
+
+def test_trailing_blank_lines_and_crlf_are_fine(recorded: Path, tmp_path: Path) -> None:
+    lines = _good_lines(recorded)
+    for name, data in [("a.jsonl", b"\n".join(lines) + b"\n\n\n"),
+                       ("b.jsonl", b"\r\n".join(lines) + b"\r\n"),
+                       ("c.jsonl", b"\n".join(lines))]:
+        (tmp_path / name).write_bytes(data)
+        res = invoke("replay", str(tmp_path / name))
+        assert res.exit_code == 0, res.output
+        assert f"{len(lines)} games" in res.output
+
+
+def test_bom_at_start_is_ignored(recorded: Path, tmp_path: Path) -> None:
+    lines = _good_lines(recorded)
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n")
+    res = invoke("replay", str(path))
+    assert res.exit_code == 0, res.output
+
+
+def test_bom_after_the_start_is_a_data_error(recorded: Path, tmp_path: Path) -> None:
+    lines = _good_lines(recorded)
+    lines[1] = b"\xef\xbb\xbf" + lines[1]
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:2:", "invalid JSON")
+
+
+def test_very_long_line(recorded: Path, tmp_path: Path) -> None:
+    lines = _good_lines(recorded)
+    lines[1] = b'{"format": "' + b"x" * 5_000_000 + b'"}'
+    msg = replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:2:", "longer than")
+    assert len(msg) < 300
+
+
+def test_long_values_are_cut_short_in_messages(recorded: Path, tmp_path: Path) -> None:
+    lines = _good_lines(recorded)
+    lines[0] = _with(lines[0], lambda g: g.__setitem__("format", "x" * 100_000))
+    msg = replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:1:", "format: expected")
+    assert len(msg) < 300
+    lines[0] = _with(_good_lines(recorded)[0], lambda g: g.__setitem__("x" * 100_000, 1))
+    msg = replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:1:", "unexpected field")
+    assert len(msg) < 300
+
+
+@pytest.mark.parametrize("text, needle", [
+    ('"seed": ' + "9" * 5000, "invalid JSON"),
+    ('"a\\nb": 1', "unexpected field"),
+    ('"\\ud800": 1', "unexpected field"),
+])
+def test_odd_values_give_one_line(recorded: Path, tmp_path: Path, text: str,
+                                  needle: str) -> None:
+    lines = _good_lines(recorded)
+    lines[0] = json.dumps(json.loads(lines[0])).encode().replace(b'"seed": 11', text.encode(), 1)
+    assert text.encode() in lines[0]
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:1:", needle)
+
+
+def test_hostile_line_with_game_option(recorded: Path, tmp_path: Path) -> None:
+    """--game reads the lines the same way: a bad line before the game is a data error."""
+    lines = _good_lines(recorded)
+    gid = json.loads(lines[2])["game_id"]
+    lines[1] = b"[" * 100_000
+    res = invoke("replay", str(_write(tmp_path / "bad.jsonl", lines)), "--game", str(gid))
+    assert res.exit_code == 1 and "bad.jsonl:2:" in res.output, res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_lone_surrogate_strategy_is_refused(recorded: Path, tmp_path: Path) -> None:
+    """A JSON escape can spell a lone surrogate, which the play-by-play could not print."""
+    lines = _good_lines(recorded)
+    lines[0] = _with(lines[0], lambda g: g["strategies"].__setitem__(0, "\ud800"))
+    replay_fails(_write(tmp_path / "bad.jsonl", lines), "bad.jsonl:1:",
+                 "strategies[0]: not valid Unicode text")

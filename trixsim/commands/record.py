@@ -7,6 +7,7 @@ an interrupted run leaves either the old file or the complete new one.
 
 from __future__ import annotations
 
+import codecs
 import os
 import tempfile
 from collections.abc import Iterator
@@ -37,6 +38,10 @@ from trixsim.types import TRIX
 
 CHUNK = 2000
 """Games played per batch while recording (bounds the memory held by unwritten records)."""
+
+MAX_LINE_BYTES = 1 << 20
+"""Longest line ``replay`` reads: a full 28-contract record is about 12 kB, so a longer line
+is no record, and reading it whole could take all the memory (a file with no newline)."""
 
 
 def _open_temp(out: Path) -> tuple[TextIO, Path]:
@@ -112,21 +117,45 @@ def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
     click.echo(f"recorded {n} games to {out}")
 
 
-def _records(path: Path) -> Iterator[tuple[int, GameRecord]]:
-    """(line number, record) for each non-blank line; ClickException on a bad line."""
+def _decode(path: Path, no: int, raw: bytes) -> str:
+    """Line ``no`` of ``path`` as text; ClickException naming the line when it is too long
+    or not UTF-8. A byte order mark opening the file is dropped (JSON readers may)."""
+    if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        raise click.ClickException(f"{path}:{no}: line longer than {MAX_LINE_BYTES} bytes, "
+                                   "too long for a game record")
+    skip = len(codecs.BOM_UTF8) if no == 1 and raw.startswith(codecs.BOM_UTF8) else 0
     try:
-        with path.open(encoding="utf-8") as fh:
-            for no, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    yield no, parse_record(line)
-                except RecordFormatError as exc:
-                    raise click.ClickException(f"{path}:{no}: {exc}") from None
+        return raw[skip:].decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise click.ClickException(f"{path}: not UTF-8 text ({exc.reason})") from None
+        raise click.ClickException(f"{path}:{no}: not UTF-8 text ({exc.reason} at byte "
+                                   f"{skip + exc.start + 1} of the line)") from None
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) for each non-blank line of ``path``.
+
+    The file is read as bytes and each line decoded on its own, so that an error can name
+    its line; a line is read at most MAX_LINE_BYTES at a time.
+    """
+    try:
+        with path.open("rb") as fh:
+            no = 0
+            while raw := fh.readline(MAX_LINE_BYTES + 1):
+                no += 1
+                text = _decode(path, no, raw)
+                if text.strip():
+                    yield no, text
     except OSError as exc:
         raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _records(path: Path) -> Iterator[tuple[int, GameRecord]]:
+    """(line number, record) for each non-blank line; ClickException on a bad line."""
+    for no, line in _lines(path):
+        try:
+            yield no, parse_record(line)
+        except RecordFormatError as exc:
+            raise click.ClickException(f"{path}:{no}: {exc}") from None
 
 
 def _check(path: Path, no: int, rec: GameRecord) -> int:
