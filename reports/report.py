@@ -7,8 +7,6 @@ rendered to both Markdown and HTML, so the two always say the same thing.
 from __future__ import annotations
 
 import html
-import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +17,7 @@ from reports import plots
 from reports.aggregate import DECLARABLE, TRIX, Aggregates, aggregate
 from reports.stats import moments_ci, wilson
 from reports.tables import RunFolder, RunReadError, open_run
+from trixsim.folders import FolderError, check_new_output, create_folder
 from trixsim.types import CONTRACT_NAMES
 
 
@@ -124,6 +123,10 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     doc.table(["run folder", "seed", "deals", "lineups"],
               [[r.path.name, r.meta.get("seed", "?"), f"{r.meta.get('games', 0):,}",
                 _lineups(r.lineups)] for r in runs])
+    for r in runs:
+        note = r.incomplete_note()
+        if note:
+            doc.p(f"Note: {note}; the figures cover the games played so far.")
     if intro is not None:
         doc.blocks += [("h", 2, intro.title), *intro.blocks]
     doc.h("Overall")
@@ -213,27 +216,25 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
     Returns the files written.
     """
     out = Path(out)
-    if out.exists() and not force:
-        raise ReportError(f"{out} already exists (use --force to replace it)")
-    if out.exists() and not out.is_dir():
-        raise ReportError(f"{out} exists and is not a directory")
+    try:
+        check_new_output(out, ("report",), force, inputs=run_dirs)
+    except FolderError as exc:
+        raise ReportError(str(exc)) from None
+    seen = set()
+    for d in run_dirs:
+        if Path(d).resolve() in seen:
+            raise ReportError(f"{d} is given twice: its games would be counted twice")
+        seen.add(Path(d).resolve())
     runs = [open_run(d) for d in run_dirs]
     agg = aggregate(runs)
     agg = select(agg, list(strategies) or plots.order(agg.strategies))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with create_folder(out, "report", force, inputs=run_dirs) as (tmp, lock):
         images = {f.__name__: f(agg, tmp) for f in plots.SECTIONS}
         doc = build(agg, runs, images, title, intro)
         (tmp / "report.md").write_text(doc.markdown())
         (tmp / "index.html").write_text(doc.html())
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return sorted(out.iterdir())
+    lock.release()
+    return sorted(f for f in out.iterdir() if not f.name.startswith("."))
 
 
 __all__ = ["Doc", "ReportError", "RunReadError", "build", "select", "write_report"]

@@ -16,13 +16,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from trixsim.runner import RunFolderError, read_run
+from trixsim.runfolder import RunFolderError, damaged_chunks, read_run, unlisted_files
 
 BATCH_ROWS = 262_144
 
 
 class RunReadError(ValueError):
     """A run folder that cannot be read; the message is one line for the user."""
+
+
+class RunDamagedError(RunReadError):
+    """A run folder whose files fail verification (a data error, not a usage error)."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,19 @@ class RunFolder:
     games_files: tuple[Path, ...]
 
     @property
+    def complete(self) -> bool:
+        """Whether every planned chunk was played."""
+        return bool(self.meta.get("complete"))
+
+    def incomplete_note(self) -> str | None:
+        """A line saying how much of the run is missing, or None when it is complete."""
+        if self.complete:
+            return None
+        done = len(self.meta["chunks"])
+        return (f"{self.path} is incomplete: {done} of {len(self.meta['plan'])} planned "
+                "chunks played (trixsim run --resume completes it)")
+
+    @property
     def lineups(self) -> list[str]:
         """Lineup strings as recorded in run.json (index = lineup column value)."""
         return list(self.meta.get("lineups", []))
@@ -45,27 +62,25 @@ class RunFolder:
 
 
 def open_run(path: Path | str) -> RunFolder:
-    """Check that ``path`` is a readable, non-empty run folder and list its table files."""
+    """Check that ``path`` is a non-empty run folder whose listed chunks all verify (present,
+    size, checksum) and which holds no unlisted table file; list its table files."""
     path = Path(path)
     try:
         meta = read_run(path)
     except RunFolderError as exc:
         raise RunReadError(_first_line(exc)) from None
-    chunks = meta.get("chunks")
-    if chunks:
-        try:
-            cfiles = tuple(path / c["contracts_file"] for c in chunks)
-            gfiles = tuple(path / c["games_file"] for c in chunks)
-        except (KeyError, TypeError):
-            raise RunReadError(f"{path}: run.json lists malformed chunks") from None
-    else:
-        cfiles = tuple(sorted((path / "contracts").glob("*.parquet")))
-        gfiles = tuple(sorted((path / "games").glob("*.parquet")))
-    if not gfiles or not cfiles:
+    foreign = unlisted_files(path, meta)
+    if foreign:
+        raise RunDamagedError(f"{path}/{foreign[0]} is not listed in run.json: not a file of "
+                              "this run (move it away)")
+    damage = damaged_chunks(path, meta)
+    if damage:
+        raise RunDamagedError(f"{path}: {damage[0]} (trixsim run --resume plays it again)")
+    chunks = meta["chunks"]
+    cfiles = tuple(path / c["contracts_file"] for c in chunks)
+    gfiles = tuple(path / c["games_file"] for c in chunks)
+    if not gfiles:
         raise RunReadError(f"{path}: the run holds no games")
-    for f in (*cfiles, *gfiles):
-        if not f.is_file():
-            raise RunReadError(f"{path}: missing table file {f.relative_to(path)}")
     run = RunFolder(path, meta, cfiles, gfiles)
     for table in ("games", "contracts"):
         try:

@@ -65,14 +65,18 @@ def test_report_writes_every_plot_and_the_summary(app: click.Group, run_dir: Pat
         assert f"]({name})" in md and f"src='{name}'" in page
     for spec in ("heuristic", "random", "heuristic-declare"):
         assert f"| {spec} |" in md
-    # an existing report is kept without --force, replaced with it
-    (out / "marker").write_text("x")
+    # an existing report is kept without --force, replaced with it; a file trixsim did
+    # not write makes it irreplaceable
+    old = (out / "report.md").read_text()
     res = invoke(app, "report", run_dir, "--out", out)
     assert res.exit_code == 2 and "already exists" in res.output
-    assert (out / "marker").exists()
+    assert (out / "report.md").read_text() == old
+    (out / "notes.txt").write_text("x")
+    res = invoke(app, "report", run_dir, "--out", out, "--force")
+    assert res.exit_code == 2 and "notes.txt" in res.output
+    (out / "notes.txt").unlink()
     res = invoke(app, "report", run_dir, "--out", out, "--force", "-s", "heuristic,random")
     assert res.exit_code == 0, res.output
-    assert not (out / "marker").exists()
     md = (out / "report.md").read_text()
     assert "| heuristic |" in md and "| heuristic-declare |" not in md
 
@@ -117,8 +121,8 @@ def _copy(run_dir: Path, tmp_path: Path) -> Path:
     return dst
 
 
-def _one_line_error(res: object) -> str:
-    assert res.exit_code == 2, res.output
+def _one_line_error(res: object, code: int = 2) -> str:
+    assert res.exit_code == code, res.output
     assert "Traceback" not in res.output
     lines = [ln for ln in res.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:"), res.output
@@ -138,17 +142,18 @@ def test_not_a_run_folder(app: click.Group, tmp_path: Path) -> None:
 
 
 def test_missing_and_corrupt_parquet(app: click.Group, run_dir: Path, tmp_path: Path) -> None:
+    """A damaged run is a data error (exit 1) naming the chunk and the fault."""
     bad = _copy(run_dir, tmp_path)
     victim = sorted((bad / "games").glob("*.parquet"))[0]
     victim.unlink()
-    line = _one_line_error(invoke(app, "report", bad, "--out", tmp_path / "r"))
+    line = _one_line_error(invoke(app, "report", bad, "--out", tmp_path / "r"), code=1)
     assert "missing" in line
     shutil.rmtree(bad)
     bad = _copy(run_dir, tmp_path)
     victim = sorted((bad / "contracts").glob("*.parquet"))[0]
     victim.write_bytes(b"this is not parquet" * 10)
-    line = _one_line_error(invoke(app, "report", bad, "--out", tmp_path / "r"))
-    assert "cannot read the contracts table" in line
+    line = _one_line_error(invoke(app, "report", bad, "--out", tmp_path / "r"), code=1)
+    assert "contracts/l000-g000000000000.parquet" in line and "bytes" in line
     assert not (tmp_path / "r").exists()
 
 

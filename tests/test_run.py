@@ -239,14 +239,13 @@ def test_resume_on_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
 
 def test_existing_output_is_kept_without_force(tmp_path: Path) -> None:
     out = tmp_path / "r"
-    out.mkdir()
-    (out / "keep.txt").write_text("precious")
+    assert _invoke("run", "-n", "5", "-j", "1", "-s", "random", "-o", str(out))[0] == 0
     code, text = _invoke("run", "-n", "5", "-j", "1", "-o", str(out))
     assert code == 2 and "--force" in text
-    assert (out / "keep.txt").read_text() == "precious"
+    assert read_run(out)["lineups"] == ["random,random,random,random"]
     code, text = _invoke("run", "-n", "5", "-j", "1", "-o", str(out), "--force")
     assert code == 0, text
-    assert not (out / "keep.txt").exists()
+    assert read_run(out)["lineups"] == ["heuristic,heuristic,heuristic,heuristic"]
     assert json.loads((out / "run.json").read_text())["complete"]
 
 

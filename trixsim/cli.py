@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from trixsim import __version__
-from trixsim.commands import compare, record, report, run, strategies
+from trixsim.commands import check, compare, record, report, run, strategies
 
 
 class _Group(click.Group):
@@ -31,7 +31,7 @@ def cli(ctx: click.Context) -> None:
     ctx.ensure_object(dict)
 
 
-for _module in (run, record, strategies, compare, report):
+for _module in (run, record, strategies, compare, report, check):
     _module.register(cli)
 
 

@@ -13,18 +13,13 @@ rewritten atomically after each one, so an interrupted run keeps what it finishe
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import multiprocessing as mp
 import os
-import shutil
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,16 +29,36 @@ import pyarrow.parquet as pq
 
 from trixsim import __version__
 from trixsim.engine.rules import winners_losers
+from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
 from trixsim.loading import load_seats, split_specs
 from trixsim.outcomes import OutcomeLog, games_table
+from trixsim.pool import (
+    WorkerDied,
+    map_unordered,
+    no_interrupts,
+    parent_alive,
+    sigterm_interrupts,
+)
+from trixsim.runfolder import (
+    FORMAT,
+    TABLES,
+    Chunk,
+    Damage,
+    RunFolderError,
+    RunMeta,
+    chunk_file,
+    chunk_name,
+    damaged_chunks,
+    digest,
+    read_run,
+    remove_temp_files,
+    temp_file,
+    unlisted_files,
+    write_run_json,
+)
 from trixsim.sim import play_batch
 
-FORMAT = "trixsim-run/1"
 log = logging.getLogger("trixsim.run")
-
-
-class RunFolderError(ValueError):
-    """A folder that is not a (readable) run folder."""
 
 
 class RunError(RuntimeError):
@@ -72,7 +87,8 @@ class RunConfig:
 
 def expand_lineups(lineups: Sequence[str], rotate: bool) -> list[list[str]]:
     """Each lineup as four seat specs; with ``rotate`` also its three rotations
-    (A,B,C,D then B,C,D,A, C,D,A,B, D,A,B,C), without repeating a seating."""
+    (A,B,C,D then B,C,D,A, C,D,A,B, D,A,B,C), without repeating a seating of one lineup
+    (lineups given twice are played twice: a comparison of a strategy with itself)."""
     out: list[list[str]] = []
     for line in lineups:
         seats = split_specs(line)
@@ -80,10 +96,12 @@ def expand_lineups(lineups: Sequence[str], rotate: bool) -> list[list[str]]:
             seats = seats * 4
         if len(seats) != 4:
             raise ValueError(f"a lineup needs 1 or 4 strategies, got {len(seats)}: {line!r}")
+        rotations: list[list[str]] = []
         for r in range(4 if rotate else 1):
             rotated = [seats[(s + r) % 4] for s in range(4)]
-            if rotated not in out:
-                out.append(rotated)
+            if rotated not in rotations:
+                rotations.append(rotated)
+        out += rotations
     return out
 
 
@@ -101,11 +119,6 @@ def plan(cfg: RunConfig, n_lineups: int) -> list[tuple[int, int, int]]:
             for a in range(cfg.first_game, end, size)]
 
 
-def chunk_name(lineup: int, start: int) -> str:
-    """File stem of a chunk; lexicographic order is (lineup, game) order."""
-    return f"l{lineup:03d}-g{start:012d}"
-
-
 _SEATS_CACHE: dict[str, list] = {}
 _LOG_FORMAT = "%(asctime)s %(processName)s %(message)s"
 
@@ -118,71 +131,57 @@ def _seats(specs: list[str]) -> list:
 
 
 def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-               stop: int) -> dict[str, Any]:
-    """Play one chunk and write its two Parquet files; returns its entry for run.json."""
+               stop: int, parent: int | None = None) -> Chunk:
+    """Play one chunk and write its two Parquet files under temporary names; returns its
+    run.json entry (with the temporary paths, sizes and checksums). The main process
+    renames the files into place when it lists the chunk, so a file under a chunk's own
+    name is always a listed one. In a worker, ``parent`` is the main process: nothing is
+    written once it is gone."""
     t0 = time.perf_counter()
     outcomes = OutcomeLog(stop - start, lineup)
     st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes)
     contracts = outcomes.contracts()
     games = games_table(st, lineup, specs)
-    name = chunk_name(lineup, start)
-    files = {}
-    for kind, table in (("contracts", contracts), ("games", games)):
-        rel = f"{kind}/{name}.parquet"
-        tmp = Path(out_dir) / kind / f".tmp-{name}-{os.getpid()}.parquet"
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, Path(out_dir) / rel)
-        files[f"{kind}_file"] = rel
+    entry: Chunk = {"lineup": lineup, "start": start, "stop": stop}
+    sums: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    temps: dict[str, str] = {}
+    for table, data in (("contracts", contracts), ("games", games)):
+        if parent is not None and not parent_alive(parent):
+            os._exit(1)
+        tmp = temp_file(Path(out_dir), table, lineup, start)
+        pq.write_table(data, tmp, compression="zstd")
+        entry[f"{table}_file"] = chunk_file(table, lineup, start)
+        temps[table] = str(tmp)
+        sums[table] = digest(tmp)
+        sizes[table] = tmp.stat().st_size
     final = st.totals.astype(np.float64)
     win, lose = winners_losers(st.totals)
     seconds = time.perf_counter() - t0
     log.info("lineup %d games %d..%d: %d contracts in %.2f s", lineup, start, stop - 1,
              contracts.num_rows, seconds)
-    return {"lineup": lineup, "start": start, "stop": stop, **files,
-            "contracts": contracts.num_rows, "seconds": round(seconds, 3),
+    return {**entry, "contracts": contracts.num_rows, "seconds": round(seconds, 3),
             "final_sum": final.sum(axis=0).tolist(),
             "final_sq": (final ** 2).sum(axis=0).tolist(),
-            "wins": win.sum(axis=0).tolist(), "losses": lose.sum(axis=0).tolist()}
+            "wins": win.sum(axis=0).tolist(), "losses": lose.sum(axis=0).tolist(),
+            "bytes": sizes, "sha256": sums, "_temp": temps}
 
 
-def _worker_init(log_path: str) -> None:
-    """Workers leave Ctrl-C to the main process, which stops the pool. A forked worker
-    inherits the run's log handler (multiprocessing-logging forwards its records to the
-    main process); a spawned one appends to run.log itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _worker_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
+                  stop: int) -> Chunk:
+    return play_chunk(out_dir, seed, lineup, specs, start, stop, parent=os.getppid())
+
+
+def _worker_log(log_path: str) -> None:
+    """Workers append to run.log themselves: a forked one through the handler it
+    inherits, a spawned one through its own (each record is one append). No queue to the
+    main process, so killing a worker can never leave the main process waiting on one."""
     if not log.handlers:
         handler = logging.FileHandler(log_path, encoding="utf-8")
         handler.setFormatter(logging.Formatter(_LOG_FORMAT))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
         log.propagate = False
-
-
-def write_run_json(out_dir: Path, meta: dict[str, Any]) -> None:
-    """Write a run folder's run.json atomically (a temporary file, then a rename)."""
-    path = Path(out_dir) / "run.json"
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(meta, indent=1) + "\n")
-    os.replace(tmp, path)
-
-
-def read_run(out_dir: Path | str) -> dict[str, Any]:
-    """The parsed run.json of a run folder; RunFolderError if it is not one."""
-    path = Path(out_dir) / "run.json"
-    if not Path(out_dir).is_dir():
-        raise RunFolderError(f"{out_dir} is not a run folder (no such folder)")
-    try:
-        meta = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise RunFolderError(f"{out_dir} is not a run folder (no run.json)") from None
-    except (OSError, ValueError) as exc:
-        raise RunFolderError(f"{path}: unreadable ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise RunFolderError(f"{path} is not a {FORMAT} file")
-    for key in ("seed", "games", "first_game", "lineups", "plan", "chunks"):
-        if key not in meta:
-            raise RunFolderError(f"{path}: missing {key!r}")
-    return meta
 
 
 @dataclass
@@ -232,22 +231,29 @@ class RunSummary:
             st.losses += chunk["losses"][s]
 
 
-def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
-        progress: Callable[[int], None] | None = None, command: list[str] | None = None,
-        resume: bool = False) -> RunSummary:
-    """Play the run into ``out_dir`` (or finish an interrupted one with ``resume``)."""
-    out = Path(out_dir)
-    if resume:
-        meta = read_run(out)
-        lineups = [split_specs(line) for line in meta["lineups"]]
-        jobs = [tuple(j) for j in meta["plan"]]
-    else:
+class RunWriter:
+    """A run folder held open for writing (its lock taken): plays the missing chunks,
+    lists each one in run.json as soon as its files are in place, and can extend the plan
+    to more games (sequential comparisons play round after round into one folder)."""
+
+    def __init__(self, out: Path, meta: RunMeta, lock: FolderLock) -> None:
+        self.out = Path(out)
+        self.meta = meta
+        self.lock = lock
+        self.lineups = [split_specs(line) for line in meta["lineups"]]
+        self.summary = RunSummary()
+        self.repaired: list[Damage] = []
+        for c in meta["chunks"]:
+            self.summary.add(c, self.lineups[c["lineup"]])
+
+    @classmethod
+    def create(cls, cfg: RunConfig, out: Path | str, force: bool = False,
+               command: list[str] | None = None, kind: str = "run",
+               extra: dict[str, Any] | None = None) -> RunWriter:
+        """A new run folder for ``cfg`` (an existing one is replaced only when ``force``
+        and this tool created it); appears whole, with its run.json, or not at all."""
         lineups = expand_lineups(cfg.lineups, cfg.rotate)
         strategies = _describe(lineups)  # loads every lineup: bad specs fail before writing
-        if out.exists():
-            if not force:
-                raise FileExistsError(f"{out} already exists (use --force to replace it)")
-            shutil.rmtree(out) if out.is_dir() else out.unlink()
         jobs = plan(cfg, len(lineups))
         meta = {"format": FORMAT, "version": __version__, "command": command or sys.argv,
                 "seed": cfg.seed, "games": cfg.games, "first_game": cfg.first_game,
@@ -255,28 +261,131 @@ def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
                 "requested_lineups": list(cfg.lineups),
                 "lineups": [",".join(seats) for seats in lineups],
                 "strategies": strategies, "plan": [list(j) for j in jobs],
-                "chunks": [], "complete": False, "seconds": 0.0}
-    for kind in ("contracts", "games"):
-        (out / kind).mkdir(parents=True, exist_ok=True)
-        for leftover in (out / kind).glob(".tmp-*"):
-            leftover.unlink()
-    summary = RunSummary()
-    done = {(c["lineup"], c["start"], c["stop"]) for c in meta["chunks"]}
-    for c in meta["chunks"]:
-        summary.add(c, lineups[c["lineup"]])
-    todo = [j for j in jobs if j not in done]
-    handler = _start_log(out)
-    t0 = time.perf_counter()
-    before = float(meta.get("seconds", 0.0))
-    try:
-        _play(cfg, out, meta, lineups, todo, summary, progress)
-        meta["complete"] = True
-    finally:
-        meta["seconds"] = round(before + time.perf_counter() - t0, 3)
-        write_run_json(out, meta)
-        _stop_log(handler)
-    summary.seconds = meta["seconds"]
-    return summary
+                "chunks": [], "complete": False, "seconds": 0.0, **(extra or {})}
+        with create_folder(Path(out), kind, force) as (tmp, lock):
+            for table in TABLES:
+                (tmp / table).mkdir()
+            write_run_json(tmp, meta)
+        return cls(Path(out), meta, lock)
+
+    @classmethod
+    def reopen(cls, out: Path | str) -> RunWriter:
+        """An existing run folder, locked and verified: temporary files of interrupted
+        writes are removed, damaged or missing chunks are unlisted (to be played again),
+        and a table file the run did not list stops everything (RunFolderError)."""
+        out = Path(out)
+        read_run(out)
+        lock = FolderLock(out).acquire()
+        try:
+            meta = read_run(out)  # again, now that nobody else writes it
+            if kind_of(out) is None:  # written before folders were marked
+                write_marker(out, "run")
+            foreign = unlisted_files(out, meta, planned_too=True)
+            if foreign:
+                raise RunFolderError(f"{out}/{foreign[0]} is not listed in run.json: not "
+                                     "resuming a folder holding files of another run")
+            remove_temp_files(out)
+            damage = damaged_chunks(out, meta)
+            if damage:
+                bad = [d.chunk for d in damage]
+                meta["chunks"] = [c for c in meta["chunks"] if c not in bad]
+                meta["complete"] = False
+                for d in damage:
+                    log.warning("%s: playing it again", d)
+            writer = cls(out, meta, lock)
+            writer.repaired = damage
+            return writer
+        except BaseException:
+            lock.release()
+            raise
+
+    def todo(self) -> list[tuple[int, int, int]]:
+        """Planned chunks not yet listed."""
+        done = {(c["lineup"], c["start"], c["stop"]) for c in self.meta["chunks"]}
+        return [tuple(j) for j in self.meta["plan"] if tuple(j) not in done]
+
+    def extend(self, games: int, workers: int = 1, batch_size: int = 10_000) -> None:
+        """Plan ``games`` more deals for every lineup, after the planned ones."""
+        cfg = RunConfig(games=games, seed=self.meta["seed"], lineups=(), workers=workers,
+                        batch_size=batch_size,
+                        first_game=self.meta["first_game"] + self.meta["games"])
+        self.meta["plan"] += [list(j) for j in plan(cfg, len(self.lineups))]
+        self.meta["games"] += games
+        self.meta["complete"] = False
+        write_run_json(self.out, self.meta)
+
+    def play(self, workers: int = 1, start_method: str | None = None,
+             progress: Callable[[int], None] | None = None) -> RunSummary:
+        """Play every missing chunk; the run is complete when this returns."""
+        handler = _start_log(self.out)
+        t0 = time.perf_counter()
+        before = float(self.meta.get("seconds", 0.0))
+        try:
+            with sigterm_interrupts():
+                self._play(self.todo(), workers, start_method or default_start_method(),
+                           progress)
+            self.meta["complete"] = True
+        finally:
+            self.meta["seconds"] = round(before + time.perf_counter() - t0, 3)
+            with no_interrupts():
+                write_run_json(self.out, self.meta)
+                _stop_log(handler)
+        self.summary.seconds = self.meta["seconds"]
+        return self.summary
+
+    def close(self) -> None:
+        """Release the folder's lock."""
+        self.lock.release()
+
+    def __enter__(self) -> RunWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _finished(self, chunk: Chunk, progress: Callable[[int], None] | None) -> None:
+        """Put a chunk's files in place and list it in run.json."""
+        for table, tmp in chunk.pop("_temp").items():
+            os.replace(tmp, self.out / chunk[f"{table}_file"])
+        self.meta["chunks"].append(chunk)
+        self.meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
+        write_run_json(self.out, self.meta)
+        self.summary.add(chunk, self.lineups[chunk["lineup"]])
+        if progress:
+            progress(chunk["stop"] - chunk["start"])
+
+    def _play(self, todo: list[tuple[int, int, int]], workers: int, start_method: str,
+              progress: Callable[[int], None] | None) -> None:
+        seed = self.meta["seed"]
+        out = str(self.out)
+        if not todo:
+            return
+        if workers <= 1 or len(todo) == 1:
+            for lu, a, b in todo:
+                self._finished(play_chunk(out, seed, lu, self.lineups[lu], a, b), progress)
+            return
+        if start_method == "fork":
+            # load the compiled kernels and strategy tables once; forked workers inherit them
+            lu = todo[0][0]
+            play_batch(_seats(self.lineups[lu]), seed, [todo[0][1]], observer=OutcomeLog(1))
+        jobs = [(out, seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+        try:
+            map_unordered(_worker_chunk, jobs, min(workers, len(todo)), start_method,
+                          lambda chunk: self._finished(chunk, progress), init=_worker_log,
+                          init_args=(str(self.out / "run.log"),))
+        except WorkerDied:
+            raise RunError("a worker process died (out of memory or killed); the finished "
+                           "chunks are kept: complete the run with --resume") from None
+
+
+def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
+        progress: Callable[[int], None] | None = None, command: list[str] | None = None,
+        resume: bool = False) -> RunSummary:
+    """Play the run into ``out_dir`` (or finish an interrupted one with ``resume``)."""
+    writer = (RunWriter.reopen(out_dir) if resume else
+              RunWriter.create(cfg, out_dir, force=force, command=command))
+    with writer:
+        return writer.play(cfg.workers, cfg.start_method, progress)
 
 
 def _describe(lineups: list[list[str]]) -> dict[str, dict[str, Any]]:
@@ -290,52 +399,6 @@ def _describe(lineups: list[list[str]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _play(cfg: RunConfig, out: Path, meta: dict[str, Any], lineups: list[list[str]],
-          todo: list[tuple[int, int, int]], summary: RunSummary,
-          progress: Callable[[int], None] | None) -> None:
-    """Play the missing chunks, recording each in run.json as soon as it is written."""
-    seed = meta["seed"]
-
-    def finished(chunk: dict[str, Any]) -> None:
-        meta["chunks"].append(chunk)
-        meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
-        write_run_json(out, meta)
-        summary.add(chunk, lineups[chunk["lineup"]])
-        if progress:
-            progress(chunk["stop"] - chunk["start"])
-
-    write_run_json(out, meta)
-    if not todo:
-        return
-    if cfg.workers <= 1 or len(todo) == 1:
-        for lu, a, b in todo:
-            finished(play_chunk(str(out), seed, lu, lineups[lu], a, b))
-        return
-    if cfg.start_method == "fork":
-        # load the compiled kernels and strategy tables once; forked workers inherit them
-        play_batch(_seats(lineups[todo[0][0]]), seed, [todo[0][1]], observer=OutcomeLog(1))
-    ctx = mp.get_context(cfg.start_method)
-    pool = ProcessPoolExecutor(min(cfg.workers, len(todo)), mp_context=ctx,
-                               initializer=_worker_init, initargs=(str(out / "run.log"),))
-    pending: set[Future] = set()
-    queue = list(todo)
-    try:
-        while queue or pending:
-            while queue and len(pending) < 2 * cfg.workers:
-                lu, a, b = queue.pop(0)
-                pending.add(pool.submit(play_chunk, str(out), seed, lu, lineups[lu], a, b))
-            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in ready:
-                finished(fut.result())
-    except BrokenProcessPool:
-        raise RunError("a worker process died (out of memory or killed); the finished "
-                       "chunks are kept: complete the run with --resume") from None
-    finally:
-        for fut in pending:
-            fut.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
 def _start_log(out: Path) -> logging.Handler:
     """Log the run (workers included) to ``run.log`` in the output folder."""
     handler = logging.FileHandler(out / "run.log", encoding="utf-8")
@@ -343,13 +406,7 @@ def _start_log(out: Path) -> logging.Handler:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
-    try:
-        import multiprocessing_logging
-
-        multiprocessing_logging.install_mp_handler(log)
-    except (ImportError, RuntimeError):  # logging from workers then goes to their stderr
-        pass
-    return log.handlers[-1]
+    return handler
 
 
 def _stop_log(handler: logging.Handler) -> None:
@@ -358,5 +415,6 @@ def _stop_log(handler: logging.Handler) -> None:
         h.close()
 
 
-__all__ = ["FORMAT", "RunConfig", "RunError", "RunFolderError", "RunSummary", "chunk_name",
-           "expand_lineups", "plan", "play_chunk", "read_run", "run", "write_run_json"]
+__all__ = ["FORMAT", "RunConfig", "RunError", "RunFolderError", "RunSummary", "RunWriter",
+           "chunk_name", "expand_lineups", "plan", "play_chunk", "read_run", "run",
+           "write_run_json"]

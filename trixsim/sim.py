@@ -21,14 +21,23 @@ from trixsim.engine import (
     observe,
     step,
 )
+from trixsim.engine.rules import add_points
+from trixsim.jitcache import guard
 from trixsim.strategy import Strategy
 from trixsim.types import CONTRACT_NAMES, DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
+
+# the kernels below compile in these constants and the 1000 rule: refresh their cache
+guard(__file__, DONE, PLACE, add_points.py_func.__code__.co_code)
 
 _METHODS = ((PICK, "pick"), (DECLARE, "declare"), (PLAY, "play"), (PLACE, "place"))
 
 
 class StrategyError(RuntimeError):
     """A strategy returned an illegal action, the wrong shape, or raised."""
+
+
+class IntegrityError(StrategyError):
+    """A game's totals changed other than by the rules: the state was tampered with."""
 
 
 class Observer(Protocol):
@@ -184,14 +193,41 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
         raise ValueError("exactly four strategies are needed, one per seat")
     st = init(seed, np.asarray(game_ids, dtype=np.int64))
     legal = legal_action_mask(st)
+    totals = st.totals.copy()  # the loop's own account, to audit the state's
+    before = st.contract_no.copy()
     while (st.phase != DONE).any():
         actions = decide(st, strategies, legal)
         if observer is not None:
             observer.before_step(st, actions, legal)
+        np.copyto(before, st.contract_no)
         try:
             legal = step(st, actions, legal)
         except IllegalActionError as exc:
             raise _blame(st, strategies, actions, legal, exc) from None
+        bad = _audit(before, st.contract_no, st.points, st.totals, totals)
+        if bad >= 0:
+            raise IntegrityError(
+                f"game {int(st.game_id[bad])}: totals {st.totals[bad].tolist()} are not the "
+                f"previous totals plus the contract's points with the 1000 rule "
+                f"({totals[bad].tolist()}): the game state was changed outside the rules "
+                f"(strategies: {', '.join(s.label for s in strategies)})")
         if observer is not None:
             observer.after_step(st)
     return st
+
+
+@njit(cache=True)
+def _audit(before: np.ndarray, contract_no: np.ndarray, points: np.ndarray,
+           totals: np.ndarray, account: np.ndarray) -> int:
+    """Bring ``account`` up to date with the contracts the step finished (previous totals
+    plus points, 1000 rule) and return the first game whose totals differ from it, or -1.
+    An honesty check on the state a strategy could reach, not a sandbox."""
+    bad = -1
+    for g in range(before.shape[0]):
+        if contract_no[g] != before[g]:
+            for s in range(4):
+                account[g, s] = add_points(account[g, s], points[g, s])
+        for s in range(4):
+            if totals[g, s] != account[g, s] and bad < 0:
+                bad = g
+    return bad

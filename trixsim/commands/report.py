@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from reports.report import ReportError, write_report
-from reports.tables import RunReadError
+from reports.tables import RunDamagedError, RunReadError, open_run
+from trixsim.commands import write_failed
 from trixsim.loading import split_specs
 
 
@@ -35,10 +36,15 @@ def register(group: click.Group) -> None:
         try:
             files = write_report(runs, out, force=force, title=title,
                                  strategies=split_specs(strategies) if strategies else ())
+        except RunDamagedError as exc:
+            raise click.ClickException(str(exc)) from None
         except (RunReadError, ReportError) as exc:
             raise click.UsageError(str(exc)) from None
         except OSError as exc:
-            raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+            raise write_failed(out, exc) from None
+        for line in (open_run(r).incomplete_note() for r in runs):
+            if line:
+                click.echo(f"note: {line}")
         click.echo(f"report written to {out}/ ({len(files)} files: index.html, report.md, "
                    f"{sum(f.suffix == '.png' for f in files)} plots)")
 

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
+from trixsim.commands import interrupted, write_failed
+from trixsim.folders import FolderError, FolderLocked, check_new_output
 from trixsim.loading import StrategyLoadError, load_seats
 from trixsim.runner import (
     RunConfig,
     RunError,
     RunFolderError,
     RunSummary,
+    RunWriter,
     expand_lineups,
     read_run,
-    run,
 )
 from trixsim.sim import StrategyError
 
@@ -98,17 +102,10 @@ def register(group: click.Group) -> None:
         n_workers = workers or os.cpu_count() or 1
         if resume is not None:
             try:
-                meta = read_run(resume)
+                read_run(resume)
             except RunFolderError as exc:
                 raise click.BadParameter(str(exc), param_hint="--resume") from None
-            if meta.get("complete"):
-                click.echo(f"{resume} is already complete")
-                return
-            cfg = RunConfig(games=meta["games"], seed=meta["seed"],
-                            lineups=tuple(meta["lineups"]), batch_size=meta["batch_size"],
-                            workers=n_workers, first_game=meta["first_game"],
-                            rotate=False)
-            _go(cfg, resume, force=False, resume=True, quiet=quiet)
+            _go(lambda: RunWriter.reopen(resume), resume, n_workers, quiet)
             return
         lineups = lineups or (DEFAULT_STRATEGIES,)
         try:
@@ -120,45 +117,73 @@ def register(group: click.Group) -> None:
         if len(seatings) > 127:
             raise click.BadParameter("at most 127 lineups", param_hint="--strategies")
         out = out or _fresh_out()
-        if out.exists() and not force:
-            raise click.UsageError(f"{out} already exists (use --force to replace it)")
-        if out.exists() and not out.is_dir():
-            raise click.UsageError(f"{out} exists and is not a folder")
+        try:
+            check_new_output(out, ("run",), force)
+        except FolderError as exc:
+            raise click.UsageError(str(exc)) from None
         cfg = RunConfig(games=games, seed=seed, lineups=lineups, batch_size=batch_size,
                         workers=n_workers, first_game=first_game, rotate=rotate)
-        _go(cfg, out, force=force, resume=False, quiet=quiet)
+        _go(lambda: _create(cfg, out, force), out, n_workers, quiet)
 
     del run_cmd
 
 
-def _go(cfg: RunConfig, out: Path, force: bool, resume: bool, quiet: bool) -> None:
-    """Run with a progress bar on a terminal; library errors become one-line messages."""
-    total = cfg.games * (len(read_run(out)["lineups"]) if resume else
-                         len(expand_lineups(cfg.lineups, cfg.rotate)))
-    show = sys.stderr.isatty() and not quiet
-    bar = click.progressbar(length=total, label="games", file=sys.stderr, show_eta=True,
-                            show_pos=True) if show else None
-    t0 = time.perf_counter()
-
-    def advance(n: int) -> None:
-        if bar is not None:
-            rate = (bar.pos + n) / max(time.perf_counter() - t0, 1e-9)
-            bar.label = f"{rate:,.0f} games/s"
-            bar.update(n)
-
+def _create(cfg: RunConfig, out: Path, force: bool) -> RunWriter:
+    """The new run folder; a folder that cannot be created is a usage error (nothing is
+    written), like any refused output."""
     try:
-        if bar is None:
-            summary = run(cfg, out, force=force, progress=advance, resume=resume)
-        else:
-            with bar:
-                summary = run(cfg, out, force=force, progress=advance, resume=resume)
+        return RunWriter.create(cfg, out, force=force)
+    except FolderLocked:
+        raise
+    except FolderError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise write_failed(out, exc) from None
+        raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _go(open_writer: Callable[[], RunWriter], out: Path, workers: int, quiet: bool) -> None:
+    """Open the run folder, play what is missing with a progress bar on a terminal, and
+    turn library errors into one-line messages with the documented exit codes."""
+    try:
+        with open_writer() as writer:
+            for damage in writer.repaired:
+                click.echo(f"{out}: {damage}: playing it again", err=True)
+            todo = writer.todo()
+            if not todo and writer.meta.get("complete"):
+                click.echo(f"{out} is already complete (every chunk verified)")
+                return
+            summary = _play(writer, todo, workers, quiet)
+    except FolderLocked as exc:
+        raise click.ClickException(str(exc)) from None
+    except RunFolderError as exc:
+        raise click.ClickException(str(exc)) from None
     except StrategyError as exc:
         raise click.ClickException(f"{exc} (finished chunks kept in {out})") from None
     except RunError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
-        raise click.ClickException(f"interrupted; the finished chunks are kept: complete the "
-                                   f"run with `trixsim run --resume {out}`") from None
+        raise interrupted(out, f"trixsim run --resume {out}") from None
     except OSError as exc:
-        raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise write_failed(out, exc) from None
     _print_summary(summary, out)
+
+
+def _play(writer: RunWriter, todo: list, workers: int, quiet: bool) -> RunSummary:
+    """Play the missing chunks, with a progress bar with games/s on a terminal."""
+    total = sum(b - a for _, a, b in todo)
+    show = sys.stderr.isatty() and not quiet
+    if not show:
+        return writer.play(workers)
+    bar = click.progressbar(length=total, label="games", file=sys.stderr, show_eta=True,
+                            show_pos=True)
+    t0 = time.perf_counter()
+
+    def advance(n: int) -> None:
+        rate = (bar.pos + n) / max(time.perf_counter() - t0, 1e-9)
+        bar.label = f"{rate:,.0f} games/s"
+        bar.update(n)
+
+    with bar:
+        return writer.play(workers, progress=advance)

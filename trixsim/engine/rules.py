@@ -471,6 +471,19 @@ def _place(S: np.ndarray, g: int, a: int) -> None:
 
 
 @njit(cache=True)
+def add_points(total: int, points: int) -> int:
+    """A seat's total after a contract's points: exactly 1000 returns to 0 (§9)."""
+    v = total + points
+    return 0 if v == 1000 else v
+
+
+@njit(cache=True)
+def ends_game(total: int, contracts_played: int) -> bool:
+    """Whether a game ends: a total above 1000, or 28 contracts played (§9)."""
+    return total > 1000 or contracts_played >= 28
+
+
+@njit(cache=True)
 def _finish_contract(S: np.ndarray, g: int) -> None:
     """Add the points, apply the 1000 rule, end the game or deal the next contract (§9)."""
     S[g, FIN_TRICKS_PLAYED] = S[g, TRICK_NO]
@@ -483,14 +496,11 @@ def _finish_contract(S: np.ndarray, g: int) -> None:
     S[g, FIN_OUT + 1] = S[g, OUT_SECOND]
     over = False
     for s in range(4):
-        v = S[g, TOTALS + s] + S[g, POINTS + s]
-        if v == 1000:
-            v = 0
+        v = add_points(S[g, TOTALS + s], S[g, POINTS + s])
         S[g, TOTALS + s] = v
-        if v > 1000:
-            over = True
+        over |= ends_game(v, 0)
     S[g, CONTRACT_NO] += 1
-    if over or S[g, CONTRACT_NO] >= 28:
+    if over or ends_game(0, S[g, CONTRACT_NO]):
         S[g, PHASE] = DONE
     else:
         start_contract(S, g)

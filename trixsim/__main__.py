@@ -1,0 +1,5 @@
+"""``python -m trixsim``: the command line."""
+
+from trixsim.cli import main
+
+main()

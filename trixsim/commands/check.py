@@ -1,0 +1,44 @@
+"""``trixsim check RUN``: verify a run folder without changing it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from trixsim.audit import check_run
+from trixsim.runfolder import RunFolderError
+
+
+def register(group: click.Group) -> None:
+    """Add ``check`` to the CLI group."""
+
+    @group.command("check")
+    @click.argument("run_dir", type=click.Path(path_type=Path))
+    def check_cmd(run_dir: Path) -> None:
+        """Verify the run folder RUN_DIR; changes nothing.
+
+        Every listed chunk must be present, of the size and SHA-256 recorded when it was
+        written, and every table file must be listed. Every table is then read and
+        checked by the rules: each contract's totals are the previous totals plus its
+        points (1000 rule), games end when a total passes 1000 or after 28 contracts,
+        final totals, winners and losers follow, and run.json's sums match. Exit 0 when
+        all is well, 1 when a problem was found (each printed on its own line), 2 when
+        RUN_DIR is not a run folder.
+        """
+        try:
+            audit = check_run(run_dir)
+        except RunFolderError as exc:
+            raise click.UsageError(str(exc)) from None
+        for note in audit.notes:
+            click.echo(f"note: {note}")
+        for problem in audit.problems:
+            click.echo(f"problem: {problem}")
+        summary = (f"{run_dir}: {audit.chunks} chunk(s) read, {audit.games:,} games, "
+                   f"{audit.contracts:,} contracts: totals, game ends, finals and sums")
+        if audit.ok:
+            click.echo(f"{summary} all consistent")
+            return
+        raise click.ClickException(f"{summary} checked; {len(audit.problems)} problem(s)")
+
+    del check_cmd

@@ -1,0 +1,260 @@
+"""Output folders this tool owns: a marker that says so, safe replacement, a writer's lock.
+
+Every folder trixsim creates (a run, a comparison, a report, a tuning folder) holds a small
+marker file naming its kind. ``--force`` replaces a folder only when that marker is there,
+every entry in it is one this tool writes for that kind, and the folder is neither the
+current directory, nor an input of the command, nor above or inside one. A new folder is
+built under a temporary name beside its target and renamed into place, so it appears whole.
+
+A process that writes a folder holds an OS file lock on ``.trixsim-lock`` inside it for as
+long as it writes; the lock dies with the process. A second writer is refused with a line
+naming the holder (its pid, host, start time and command).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import IO
+
+from trixsim import __version__
+
+MARKER = ".trixsim-folder"
+LOCK = ".trixsim-lock"
+
+# What each kind of folder may hold (top-level names, then the names inside subfolders).
+_COMMON = (MARKER, LOCK, ".run.json.tmp*")
+_RUN = (*_COMMON, "run.json", "run.log", "contracts", "games", "compare.json", "report.md",
+        "report")
+CONTENTS: dict[str, tuple[str, ...]] = {
+    "run": _RUN,
+    "compare": _RUN,
+    "report": (*_COMMON, "report.md", "index.html", "*.png"),
+    "tune": (*_COMMON, "tune.json", "best.toml", "history.*", "*.png", "verify", "run.log",
+             "report.md"),
+}
+_SUBFOLDERS: dict[str, tuple[str, ...]] = {
+    "contracts": ("*.parquet", ".tmp-*"),
+    "games": ("*.parquet", ".tmp-*"),
+}
+Kind = str
+
+
+class FolderError(ValueError):
+    """An output folder that cannot be used as asked; the message is one line."""
+
+
+class FolderLocked(FolderError):
+    """Another process is writing the folder."""
+
+
+def kind_of(path: Path) -> Kind | None:
+    """The kind written in ``path``'s marker, or None when it has no valid marker."""
+    try:
+        data = json.loads((Path(path) / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(data, dict) and data.get("tool") == "trixsim":
+        kind = data.get("kind")
+        return kind if isinstance(kind, str) else None
+    return None
+
+
+def _is_within(inner: Path, outer: Path) -> bool:
+    return inner == outer or outer in inner.parents
+
+
+def _foreign_entries(path: Path, kind: Kind) -> list[str]:
+    """Entries of ``path`` that this tool does not write in a folder of ``kind``."""
+    allowed = CONTENTS.get(kind, _COMMON)
+    foreign: list[str] = []
+    for entry in sorted(path.iterdir()):
+        if not any(fnmatch(entry.name, pat) for pat in allowed) or entry.is_symlink():
+            foreign.append(entry.name)
+        elif entry.is_dir():
+            if entry.name in _SUBFOLDERS:
+                foreign += [f"{entry.name}/{e.name}" for e in sorted(entry.iterdir())
+                            if not any(fnmatch(e.name, p) for p in _SUBFOLDERS[entry.name])
+                            or not e.is_file() or e.is_symlink()]
+            elif kind_of(entry) is None:  # a nested report or verification folder
+                foreign.append(entry.name + "/")
+            else:
+                foreign += [f"{entry.name}/{e}"
+                            for e in _foreign_entries(entry, kind_of(entry) or "")]
+        elif entry.name in _SUBFOLDERS:
+            foreign.append(entry.name)
+    return foreign
+
+
+def check_replaceable(path: Path, kinds: Iterable[Kind], inputs: Iterable[Path] = ()) -> None:
+    """Refuse (FolderError) to replace ``path`` unless it is a folder this tool created,
+    of one of ``kinds``, holding nothing else, and not the current directory, an input, or
+    above or inside one."""
+    path = Path(path)
+    here = Path.cwd().resolve()
+    real = path.resolve()
+    if _is_within(here, real):
+        raise FolderError(f"{path} is the current folder or one above it: not replacing it")
+    for inp in inputs:
+        src = Path(inp).resolve()
+        if _is_within(src, real):
+            raise FolderError(f"{path} is or holds the input {inp}: not replacing it")
+    if path.is_symlink() or not path.is_dir():
+        raise FolderError(f"{path} exists and is not a folder created by trixsim: "
+                          "not replacing it")
+    kind = kind_of(path)
+    kinds = tuple(kinds)
+    if kind is None:
+        raise FolderError(f"{path} was not created by trixsim (no {MARKER} marker): "
+                          "not replacing it; remove it yourself or choose another --out")
+    if kind not in kinds:
+        raise FolderError(f"{path} is a trixsim {kind} folder, not a {' or '.join(kinds)} "
+                          "folder: not replacing it")
+    foreign = _foreign_entries(path, kind)
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3
+                                          else "")
+        raise FolderError(f"{path} holds files trixsim did not write ({shown}): "
+                          "not replacing it")
+
+
+def check_new_output(path: Path, kinds: Iterable[Kind], force: bool,
+                     inputs: Iterable[Path] = ()) -> None:
+    """Refuse (FolderError) an output path that exists, unless ``force`` and it may be
+    replaced (see ``check_replaceable``). Touches nothing."""
+    path = Path(path)
+    if not (path.exists() or path.is_symlink()):
+        return
+    if not force:
+        raise FolderError(f"{path} already exists (use --force to replace a folder "
+                          "trixsim created)")
+    check_replaceable(path, kinds, inputs)
+
+
+def write_marker(path: Path, kind: Kind) -> None:
+    """Mark ``path`` as a folder of ``kind`` written by this tool."""
+    (Path(path) / MARKER).write_text(json.dumps(
+        {"tool": "trixsim", "kind": kind, "version": __version__,
+         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + "\n", encoding="utf-8")
+
+
+class FolderLock:
+    """An exclusive OS lock on a folder (``LOCK`` inside it), held until ``release``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self._fh: IO[str] | None = None
+
+    def acquire(self) -> FolderLock:
+        """Take the lock or raise FolderLocked naming the holder."""
+        fh = open(self.folder / LOCK, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
+        if not _try_lock(fh):
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            fh.close()
+            raise FolderLocked(f"{self.folder} is being written by {holder}")
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()} on {socket.gethostname()} since "
+                 f"{time.strftime('%Y-%m-%d %H:%M:%S')} ({' '.join(sys.argv)[:200]})\n")
+        fh.flush()
+        self._fh = fh
+        return self
+
+    def release(self) -> None:
+        """Let go of the lock (closing the file releases it)."""
+        if self._fh is not None:
+            with contextlib.suppress(OSError):
+                self._fh.seek(0)
+                self._fh.truncate()
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> FolderLock:
+        return self if self._fh is not None else self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def holder(folder: Path) -> str | None:
+    """Who is writing ``folder`` now, or None when nobody holds its lock."""
+    path = Path(folder) / LOCK
+    if not path.exists():
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if _try_lock(fh, shared=True):
+                return None
+            return fh.read().strip() or "another process"
+    except OSError:
+        return None
+
+
+def _try_lock(fh: IO[str], shared: bool = False) -> bool:
+    """A non-blocking lock on an open file; False when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks here: a lock is then always granted
+        return True
+    try:
+        fcntl.flock(fh.fileno(), (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def create_folder(path: Path, kind: Kind, force: bool = False,
+                  inputs: Iterable[Path] = ()) -> Iterator[tuple[Path, FolderLock]]:
+    """Build a new folder of ``kind`` and hold its lock.
+
+    Yields (a temporary folder beside ``path``, its lock): the caller writes the first
+    files there; on leaving the block the folder is renamed to ``path`` (replacing a
+    replaceable old one when ``force``), whole. If the block fails, the temporary folder is
+    removed and nothing at ``path`` changes. The lock is still held afterwards: the caller
+    releases it when done writing.
+    """
+    path = Path(path)
+    check_new_output(path, (kind,), force, inputs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-", dir=path.parent))
+    lock = FolderLock(tmp)
+    try:
+        write_marker(tmp, kind)
+        lock.acquire()
+        yield tmp, lock
+        _move_into_place(tmp, path, kind, force, inputs)
+    except BaseException:
+        lock.release()
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    lock.folder = path
+
+
+def _move_into_place(tmp: Path, path: Path, kind: Kind, force: bool,
+                     inputs: Iterable[Path]) -> None:
+    """Rename ``tmp`` to ``path``; an old folder there is checked, locked, then removed."""
+    if not (path.exists() or path.is_symlink()):
+        os.rename(tmp, path)
+        return
+    check_new_output(path, (kind,), force, inputs)
+    with FolderLock(path):
+        trash = path.with_name(f".{path.name}.old-{os.getpid()}")
+        os.rename(path, trash)
+        os.rename(tmp, path)
+    shutil.rmtree(trash)
+
+
+__all__ = ["CONTENTS", "LOCK", "MARKER", "FolderError", "FolderLock", "FolderLocked",
+           "check_new_output", "check_replaceable", "create_folder", "holder", "kind_of",
+           "write_marker"]

@@ -1,0 +1,160 @@
+"""Worker processes that stop when asked and never outlive the process that started them.
+
+``map_unordered`` runs jobs over a process pool and hands each result to a callback in
+the main process as soon as it arrives. On Ctrl-C, SIGTERM or any error it first takes
+the results that already arrived, then kills the workers at once (a running job is
+abandoned, not awaited) and returns within about a second; a second Ctrl-C during that
+short clean-up is ignored rather than left to hang the interpreter. Each worker watches
+its parent: if the main process dies (even by kill -9), the worker exits before writing
+anything more.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+Job = tuple[Any, ...]
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died (killed, out of memory)."""
+
+
+def parent_alive(parent: int) -> bool:
+    """Whether the process that started this worker is still its parent."""
+    return os.getppid() == parent
+
+
+def watch_parent(parent: int, interval: float = 0.2) -> None:
+    """Exit this worker as soon as ``parent`` is gone: the kernel kills it where it can
+    (Linux), and a watcher thread checks the parent every ``interval`` seconds anyway."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if not parent_alive(parent):
+        os._exit(1)
+
+    def watch() -> None:
+        stop = threading.Event()
+        while not stop.wait(interval):
+            if not parent_alive(parent):
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _init_worker(parent: int, init: Callable[..., None] | None, args: Sequence[Any]) -> None:
+    """Leave Ctrl-C to the main process, die with it, then the caller's initialiser."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    watch_parent(parent)
+    if init is not None:
+        init(*args)
+
+
+def map_unordered(fn: Callable[..., Any], jobs: Sequence[Job], workers: int,
+                  start_method: str, on_result: Callable[[Any], None],
+                  init: Callable[..., None] | None = None, init_args: Sequence[Any] = (),
+                  in_flight: int = 2) -> None:
+    """Run ``fn(*job)`` for every job over ``workers`` processes and pass each result to
+    ``on_result`` in the main process, in completion order.
+
+    A job's exception is raised here (after the workers are stopped); WorkerDied when a
+    worker process dies. At most ``in_flight`` jobs per worker are queued at a time.
+    """
+    ctx = mp.get_context(start_method)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
+                               initargs=(os.getpid(), init, tuple(init_args)))
+    queue = list(jobs)
+    pending: set[Future] = set()
+    try:
+        while queue or pending:
+            while queue and len(pending) < in_flight * workers:
+                pending.add(pool.submit(fn, *queue.pop(0)))
+            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in ready:
+                on_result(fut.result())
+    except BrokenProcessPool:
+        raise WorkerDied("a worker process died (out of memory or killed)") from None
+    except BaseException:
+        with no_interrupts():
+            _harvest(pending, on_result)
+        raise
+    finally:
+        with no_interrupts():
+            if pending:
+                _kill(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _harvest(pending: set[Future], on_result: Callable[[Any], None]) -> None:
+    """Pass on the results that arrived while the main process was stopping."""
+    for fut in list(pending):
+        if fut.done() and not fut.cancelled() and fut.exception() is None:
+            pending.discard(fut)
+            try:
+                on_result(fut.result())
+            except Exception:  # keep what can be kept; the first error is already raised
+                return
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers now (their running jobs are abandoned)."""
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14+
+    if kill is not None:
+        kill()
+        return
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            proc.kill()
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def no_interrupts() -> Iterator[None]:
+    """Ignore Ctrl-C and SIGTERM for a short clean-up (main thread only)."""
+    if not _in_main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def _sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C while the block runs (main thread only)."""
+    if not _in_main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+__all__ = ["WorkerDied", "map_unordered", "no_interrupts", "parent_alive",
+           "sigterm_interrupts", "watch_parent"]

@@ -1,0 +1,194 @@
+"""The run folder format (``trixsim-run/1``): run.json, chunk files, and their verification.
+
+A run folder holds ``run.json`` (settings, plan, finished chunks), ``contracts/`` and
+``games/`` (one Parquet file per finished chunk), ``run.log`` and this tool's marker and
+lock (see ``trixsim.folders``). Each finished chunk is listed with its files, row counts,
+byte sizes and SHA-256 digests taken when it was written, so that a reader can trust a
+listed chunk only after checking it, and can refuse any table file the run did not list.
+This module is the only one that reads or writes run.json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = "trixsim-run/1"
+TABLES = ("contracts", "games")
+_TMP = re.compile(r"^\.tmp-")
+
+RunMeta = dict[str, Any]
+Chunk = dict[str, Any]
+
+
+class RunFolderError(ValueError):
+    """A folder that is not a (readable) run folder."""
+
+
+def chunk_name(lineup: int, start: int) -> str:
+    """File stem of a chunk; lexicographic order is (lineup, game) order."""
+    return f"l{lineup:03d}-g{start:012d}"
+
+
+def chunk_file(table: str, lineup: int, start: int) -> str:
+    """A chunk's file, relative to the run folder."""
+    return f"{table}/{chunk_name(lineup, start)}.parquet"
+
+
+def temp_file(out: Path, table: str, lineup: int, start: int) -> Path:
+    """Where a worker writes a chunk's file before the main process lists it."""
+    return Path(out) / table / f".tmp-{chunk_name(lineup, start)}-{os.getpid()}.parquet"
+
+
+def digest(path: Path) -> str:
+    """SHA-256 of a file, hex."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_run_json(out: Path | str, meta: RunMeta) -> None:
+    """Write run.json atomically: a temporary file of this process, synced, then renamed;
+    on failure the old run.json stays and the temporary file is removed."""
+    path = Path(out) / "run.json"
+    tmp = path.with_name(f".run.json.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(meta, indent=1) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def read_run(out: Path | str) -> RunMeta:
+    """The parsed run.json of a run folder; RunFolderError if it is not one."""
+    path = Path(out) / "run.json"
+    if not Path(out).is_dir():
+        raise RunFolderError(f"{out} is not a run folder (no such folder)")
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RunFolderError(f"{out} is not a run folder (no run.json)") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise RunFolderError(f"{path}: unreadable ({str(exc)[:120]})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise RunFolderError(f"{path} is not a {FORMAT} file")
+    for key in ("seed", "games", "first_game", "lineups", "plan", "chunks"):
+        if key not in meta:
+            raise RunFolderError(f"{path}: missing {key!r}")
+    for chunk in meta["chunks"]:
+        _check_entry(path, chunk)
+    return meta
+
+
+def _check_entry(path: Path, chunk: Any) -> None:
+    """A chunk entry names exactly its own files (a tampered run.json cannot point a
+    reader at a file outside the run)."""
+    try:
+        ok = all(chunk[f"{t}_file"] == chunk_file(t, chunk["lineup"], chunk["start"])
+                 for t in TABLES)
+    except (KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise RunFolderError(f"{path}: malformed chunk entry {json.dumps(chunk)[:80]}")
+
+
+@dataclass(frozen=True)
+class Damage:
+    """A listed chunk that cannot be trusted, and why."""
+
+    chunk: Chunk
+    problem: str
+
+    def __str__(self) -> str:
+        c = self.chunk
+        return (f"chunk lineup {c['lineup']} games {c['start']}..{c['stop'] - 1}: "
+                f"{self.problem}")
+
+
+def verify_chunk(out: Path, chunk: Chunk) -> str | None:
+    """Why a listed chunk cannot be trusted (missing, size, checksum, row count), or None."""
+    for table in TABLES:
+        rel = chunk[f"{table}_file"]
+        path = Path(out) / rel
+        if not path.is_file():
+            return f"{rel} is missing"
+        sums = chunk.get("sha256") or {}
+        sizes = chunk.get("bytes") or {}
+        if table in sizes and path.stat().st_size != sizes[table]:
+            return f"{rel} has {path.stat().st_size:,} bytes, {sizes[table]:,} were written"
+        if table in sums:
+            if digest(path) != sums[table]:
+                return f"{rel} does not match the checksum recorded when it was written"
+            continue
+        rows = _rows(path)  # listed before checksums were recorded: count its rows
+        want = chunk["contracts"] if table == "contracts" else chunk["stop"] - chunk["start"]
+        if rows is None:
+            return f"{rel} is not a readable Parquet file"
+        if rows != want:
+            return f"{rel} has {rows:,} rows, {want:,} were written"
+    return None
+
+
+def _rows(path: Path) -> int | None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path).metadata.num_rows
+    except (pa.ArrowException, OSError):
+        return None
+
+
+def damaged_chunks(out: Path, meta: RunMeta) -> list[Damage]:
+    """Every listed chunk that fails ``verify_chunk``."""
+    out = Path(out)
+    found = []
+    for chunk in meta["chunks"]:
+        problem = verify_chunk(out, chunk)
+        if problem:
+            found.append(Damage(chunk, problem))
+    return found
+
+
+def unlisted_files(out: Path, meta: RunMeta, planned_too: bool = False) -> list[str]:
+    """Files in the table folders that run.json does not list (temporary files of
+    interrupted writes aside). With ``planned_too``, files named after a planned but
+    unfinished chunk (which a resume overwrites) are not counted."""
+    listed = {c[f"{t}_file"] for c in meta["chunks"] for t in TABLES}
+    if planned_too:
+        listed |= {chunk_file(t, lu, a) for lu, a, _ in meta["plan"] for t in TABLES}
+    found = []
+    for table in TABLES:
+        folder = Path(out) / table
+        if not folder.is_dir():
+            continue
+        for f in sorted(folder.iterdir()):
+            rel = f"{table}/{f.name}"
+            if rel not in listed and not _TMP.match(f.name):
+                found.append(rel)
+    return found
+
+
+def remove_temp_files(out: Path) -> None:
+    """Delete the temporary chunk files of interrupted writes (this tool's own names)."""
+    for table in TABLES:
+        folder = Path(out) / table
+        if folder.is_dir():
+            for f in folder.glob(".tmp-*.parquet"):
+                f.unlink(missing_ok=True)
+
+
+__all__ = ["FORMAT", "TABLES", "Chunk", "Damage", "RunFolderError", "RunMeta", "chunk_file",
+           "chunk_name", "damaged_chunks", "digest", "read_run", "remove_temp_files",
+           "temp_file", "unlisted_files", "verify_chunk", "write_run_json"]
