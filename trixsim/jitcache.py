@@ -1,21 +1,45 @@
 """Keep numba's on-disk cache honest about constants imported from other modules.
 
 numba freezes global constants into compiled code and checks only the defining file's
-time stamp when it reuses its cache, so a change to, say, the state layout in another
-module would silently run stale kernels. ``guard`` drops a module's cached kernels when a
+source when it reuses its cache, so a change to, say, the state layout in another module
+would silently run stale kernels. ``guard`` drops a module's cached kernels when a
 fingerprint of the constants it imports changes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import types
 from pathlib import Path
+
+
+def _stand_in() -> None:
+    """Body of the probe function ``cache_dir`` hands to numba (never called)."""
+
+
+def cache_dir(module_file: str) -> Path | None:
+    """The folder numba caches ``module_file``'s kernels in; None if numba cannot cache them.
+
+    numba picks the folder per source file (``NUMBA_CACHE_DIR``, which the package sets on
+    import, plus a per-source-folder subfolder; else ``__pycache__`` or a user-wide folder), so
+    rather than repeat its rules this asks numba's own cache for a function of that file. The
+    import is deferred because numba reads its settings when first imported.
+    """
+    from numba.core.caching import FunctionCache
+
+    probe = types.FunctionType(_stand_in.__code__.replace(co_filename=module_file), {})
+    try:
+        return Path(FunctionCache(probe).cache_path)
+    except (OSError, RuntimeError):  # no usable folder: numba raises "no locator available"
+        return None
 
 
 def guard(module_file: str, *constants: object) -> None:
     """Delete ``module_file``'s numba cache files if ``constants`` changed since last time."""
     src = Path(module_file)
-    cache = src.parent / "__pycache__"
+    cache = cache_dir(module_file)
+    if cache is None:  # a read-only install: numba then cannot cache either
+        return
     digest = hashlib.sha256(repr(constants).encode()).hexdigest()[:16]
     stamp = cache / f"{src.stem}.constants"
     try:
@@ -23,7 +47,7 @@ def guard(module_file: str, *constants: object) -> None:
             return
         for f in cache.glob(f"{src.stem}.*.nb[ic]"):
             f.unlink(missing_ok=True)
-        cache.mkdir(exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest)
-    except OSError:  # a read-only install: numba then cannot cache either
+    except OSError:  # e.g. the folder turned read-only: numba then cannot cache either
         pass
