@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ import numpy as np
 from reports.report import Doc
 from reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
 from reports.tables import RunFolder, RunReadError, batches, decode, open_run
-from trixsim.runner import RunConfig, read_run, run, write_run_json
+from trixsim.runner import RunConfig, RunWriter, read_run
 from trixsim.types import CONTRACT_NAMES
 
 ALL_B = 4  # lineup index of the all-B game
@@ -218,78 +217,84 @@ def summarise(a: str, b: str, deals: DealResults, folders: list[RunFolder]) -> C
                       estimate(loss_d), rates, by_contract(folders))
 
 
-def _merge(part: Path, out: Path) -> None:
-    """Move a round's run folder into ``out``: its table files, chunks and plan."""
-    meta = read_run(out)
-    new = read_run(part)
-    for kind in ("contracts", "games"):
-        for f in (part / kind).glob("*.parquet"):
-            f.rename(out / kind / f.name)
-    meta["chunks"] = sorted(meta["chunks"] + new["chunks"],
-                            key=lambda c: (c["lineup"], c["start"]))
-    meta["plan"] = sorted(meta["plan"] + new["plan"])
-    meta["games"] += new["games"]
-    meta["seconds"] = round(meta["seconds"] + new["seconds"], 3)
-    meta["complete"] = meta["complete"] and new["complete"]
-    log = part / "run.log"
-    if log.exists():
-        with (out / "run.log").open("a", encoding="utf-8") as fh:
-            fh.write(log.read_text(encoding="utf-8"))
-    write_run_json(out, meta)
-    shutil.rmtree(part)
-
-
 def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,
             force: bool = False, sprt: SPRT | None = None, round_deals: int = 500,
             command: list[str] | None = None,
-            progress: Callable[[int, str | None, np.ndarray], None] | None = None
-            ) -> Comparison:
-    """Play the comparison into the run folder ``out`` and return its statistics.
+            progress: Callable[[int, str | None, np.ndarray], None] | None = None,
+            on_games: Callable[[int], None] | None = None) -> Comparison:
+    """Play the comparison into a new comparison folder ``out`` and return its statistics.
 
     Without ``sprt`` all ``games`` deals are played at once. With it, deals are played in
     rounds of ``round_deals`` and play stops as soon as the test decides, or at ``games``
     deals (then the decision is "undecided"). ``progress(deals, decision, diffs)`` is called
-    after every round.
+    after every round, ``on_games(n)`` as games finish. ``resume`` continues one.
     """
-    out = Path(out)
-    if out.exists() and not force:
-        raise FileExistsError(f"{out} already exists (use --force to replace it)")
-    if out.exists():
-        shutil.rmtree(out) if out.is_dir() else out.unlink()
     size = games if sprt is None else max(1, min(round_deals, games))
-    results: DealResults | None = None
-    decision: str | None = None
-    rounds: list[dict[str, object]] = []
-    start = 0
-    while start < games:
-        n = min(size, games - start)
-        target = out if start == 0 else out.with_name(f".{out.name}.round-{start}")
-        cfg = RunConfig(games=n, seed=seed, lineups=lineups(a, b), workers=workers,
-                        first_game=start, batch_size=min(10_000, max(1, n)))
-        run(cfg, target, force=True, command=command)
-        part = read_deals(open_run(target))
-        if target != out:
-            _merge(target, out)
-        results = part if results is None else results.extend(part)
-        start += n
-        diffs = results.diffs()
+    settings = {"a": a, "b": b, "games": games, "round": size,
+                "sprt": None if sprt is None else asdict(sprt)}
+    cfg = RunConfig(games=size, seed=seed, lineups=lineups(a, b), workers=workers,
+                    batch_size=min(10_000, size))
+    writer = RunWriter.create(cfg, out, force=force, command=command, kind="compare",
+                              extra={"compare": settings})
+    return _play(writer, workers, progress, on_games)
+
+
+def resume(out: Path, workers: int = 1,
+           progress: Callable[[int, str | None, np.ndarray], None] | None = None,
+           on_games: Callable[[int], None] | None = None) -> Comparison:
+    """Continue an interrupted comparison in ``out`` with its own settings (damaged chunks
+    are played again); the result is the one an uninterrupted comparison gives."""
+    if "compare" not in read_run(out):
+        raise RunReadError(f"{out} is a run folder, not a comparison")
+    return _play(RunWriter.reopen(out), workers, progress, on_games)
+
+
+def settings_of(out: Path) -> dict[str, object]:
+    """The settings a comparison folder was started with (a, b, games, round, sprt)."""
+    return dict(read_run(out)["compare"])
+
+
+def _play(writer: RunWriter, workers: int,
+          progress: Callable[[int, str | None, np.ndarray], None] | None,
+          on_games: Callable[[int], None] | None) -> Comparison:
+    """Play round after round into the writer's folder until the test decides or every
+    deal is played; the folder stays locked throughout."""
+    with writer:
+        settings = writer.meta["compare"]
+        a, b, games, size = (settings[k] for k in ("a", "b", "games", "round"))
+        sprt = None if settings["sprt"] is None else SPRT(**settings["sprt"])
+        while True:
+            writer.play(workers, progress=on_games)
+            diffs = read_deals(open_run(writer.out)).diffs()
+            decision = sprt.decide(diffs) if sprt is not None else None
+            if progress:
+                progress(int(diffs.size), decision, diffs)
+            played = writer.meta["games"]
+            if decision is not None or played >= games:
+                break
+            n = min(size, games - played)
+            writer.extend(n, workers, batch_size=min(10_000, n))
+        folder = open_run(writer.out)
+        results = read_deals(folder)
+        result = summarise(a, b, results, [folder])
         if sprt is not None:
-            decision = sprt.decide(diffs)
-            plus, minus = sprt.llr(diffs)
-            rounds.append({"deals": int(diffs.size), "mean": float(diffs.mean()),
-                           "llr_plus": plus, "llr_minus": minus, "decision": decision})
-        if progress:
-            progress(int(diffs.size), decision, diffs)
-        if decision is not None:
-            break
-    assert results is not None
-    result = summarise(a, b, results, [open_run(out)])
-    if sprt is not None:
-        result.sprt = {**asdict(sprt), "round": size, "upper": sprt.upper,
-                       "lower": sprt.lower, "decision": decision or "undecided"}
-        result.rounds = rounds
-    write(result, out)
+            result.sprt = {**asdict(sprt), "round": size, "upper": sprt.upper,
+                           "lower": sprt.lower, "decision": decision or "undecided"}
+            result.rounds = _rounds(sprt, results.diffs(), size)
+        write(result, writer.out)
     return result
+
+
+def _rounds(sprt: SPRT, diffs: np.ndarray, size: int) -> list[dict[str, object]]:
+    """The test's state after every round (deals are played in order, so round k saw the
+    first k * size deals)."""
+    out: list[dict[str, object]] = []
+    for end in [*range(size, diffs.size, size), diffs.size]:
+        d = diffs[:end]
+        plus, minus = sprt.llr(d)
+        out.append({"deals": int(end), "mean": float(d.mean()), "llr_plus": plus,
+                    "llr_minus": minus, "decision": sprt.decide(d)})
+    return out
 
 
 def write(result: Comparison, out: Path) -> None:

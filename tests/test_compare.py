@@ -105,3 +105,66 @@ def test_bad_input(app: click.Group, tmp_path: Path) -> None:
         assert "Traceback" not in res.output
         assert len([ln for ln in res.output.splitlines() if ln.strip()]) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_a_against_itself_is_exactly_zero(app: click.Group, tmp_path: Path) -> None:
+    """The A/A sanity check: the same strategy on the same deals plays the same games."""
+    out = tmp_path / "aa"
+    res = invoke(app, "compare", "heuristic", "heuristic", "--games", 30, "--workers", 1,
+                 "--out", out, "--no-plots")
+    assert res.exit_code == 0, res.output
+    diff = json.loads((out / "compare.json").read_text())["diff"]
+    assert diff["mean"] == 0 and diff["lo"] <= 0 <= diff["hi"]
+    assert "no significant difference" in res.output
+
+
+def test_nothing_is_written_on_a_usage_error(app: click.Group, tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "data.csv").write_text("1,2")
+    res = invoke(app, "compare", "heuristic", "random", "--games", 10, "--out", mine,
+                 "--force")
+    assert res.exit_code == 2 and "not created by trixsim" in res.output
+    assert [p.name for p in mine.iterdir()] == ["data.csv"]
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]
+
+
+STOPPER = '''
+import os
+from trixsim.strategy import Strategy
+
+
+class Stopper(Strategy):
+    """Random; raises on games 60 and later while the marker file exists."""
+    name = "stopper"
+    observes = None
+
+    def play(self, obs):
+        if os.path.exists(os.environ["TRIXSIM_TEST_MARKER"]) and (obs.game >= 60).any():
+            raise RuntimeError("stopped on purpose")
+        return super().play(obs)
+'''
+
+
+def test_an_interrupted_sequential_comparison_resumes_to_the_same_result(
+        app: click.Group, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = tmp_path / "stopper.py"
+    bot.write_text(STOPPER)
+    marker = tmp_path / "marker"
+    marker.write_text("")
+    monkeypatch.setenv("TRIXSIM_TEST_MARKER", str(marker))
+    args = ("heuristic", f"{bot}:Stopper", "--games", 120, "--sprt", "--effect", 0.01,
+            "--round", 40, "--workers", 1, "--no-plots", "--seed", 3)
+    out = tmp_path / "cut"
+    res = invoke(app, "compare", *args, "--out", out)
+    assert res.exit_code == 1 and "stopped on purpose" in res.output
+    assert not (out / "compare.json").exists()
+    marker.unlink()
+    res = invoke(app, "compare", "heuristic", f"{bot}:Stopper", "--resume", out)
+    assert res.exit_code == 0, res.output
+    whole = tmp_path / "whole"
+    assert invoke(app, "compare", *args, "--out", whole).exit_code == 0
+    got, want = (json.loads((d / "compare.json").read_text()) for d in (out, whole))
+    assert got == want and got["deals"] == 120 and len(got["rounds"]) == 3
+    res = invoke(app, "compare", "random", "heuristic", "--resume", out)
+    assert res.exit_code == 2 and "compares heuristic with" in res.output

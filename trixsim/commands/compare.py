@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -10,12 +12,14 @@ from pathlib import Path
 import click
 import numpy as np
 
-from reports.compare import compare
+from reports import compare as compare_lib
 from reports.report import ReportError, write_report
 from reports.stats import SPRT
 from reports.tables import RunReadError
+from trixsim.commands import interrupted, write_failed
+from trixsim.folders import FolderError, FolderLocked, check_new_output
 from trixsim.loading import StrategyLoadError, load_strategy, split_specs
-from trixsim.runner import RunError
+from trixsim.runner import RunError, RunFolderError
 from trixsim.sim import StrategyError
 
 
@@ -59,10 +63,16 @@ def register(group: click.Group) -> None:
                   help="Run folder to write [default: a new folder under runs/].")
     @click.option("--plots/--no-plots", default=True, show_default=True,
                   help="Also write the full plot report to OUT/report/.")
-    @click.option("--force", is_flag=True, help="Replace an existing output folder.")
+    @click.option("--force", is_flag=True,
+                  help="Replace an existing comparison folder (one trixsim created).")
+    @click.option("--resume", "resume_dir", type=click.Path(path_type=Path), default=None,
+                  help="Finish an interrupted comparison in this folder (its own settings; "
+                       "give A and B as they were).")
+    @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
     def compare_cmd(a: str, b: str, games: int, seed: int, workers: int | None, sprt: bool,
                     effect: float, alpha: float, beta: float, round_deals: int,
-                    out: Path | None, plots: bool, force: bool) -> None:
+                    out: Path | None, plots: bool, force: bool, resume_dir: Path | None,
+                    quiet: bool) -> None:
         """Compare strategy A with strategy B on duplicate deals.
 
         Every deal is played five times on the same cards: A in seat 0, 1, 2 or 3 with B in
@@ -86,31 +96,62 @@ def register(group: click.Group) -> None:
         """
         a = _spec(a, "A")
         b = _spec(b, "B")
-        out = out or Path("runs") / f"compare-{time.strftime('%Y%m%d-%H%M%S')}"
-        if out.exists() and not force:
-            raise click.UsageError(f"{out} already exists (use --force to replace it)")
-        if out.exists() and not out.is_dir():
-            raise click.UsageError(f"{out} exists and is not a folder")
+        if resume_dir is not None:
+            out = resume_dir
+            try:
+                settings = compare_lib.settings_of(out)
+            except (RunFolderError, KeyError):
+                raise click.BadParameter(f"{out} is not a comparison folder",
+                                         param_hint="--resume") from None
+            if (settings["a"], settings["b"]) != (a, b):
+                raise click.BadParameter(f"{out} compares {settings['a']} with "
+                                         f"{settings['b']}", param_hint="--resume")
+            sprt = settings["sprt"] is not None
+            games = int(settings["games"])
+        else:
+            out = out or Path("runs") / f"compare-{time.strftime('%Y%m%d-%H%M%S')}"
+            try:
+                check_new_output(out, ("compare",), force)
+            except FolderError as exc:
+                raise click.UsageError(str(exc)) from None
         test = SPRT(effect=effect, alpha=alpha, beta=beta) if sprt else None
+        n_workers = workers or os.cpu_count() or 1
+        show = sys.stderr.isatty() and not quiet
+        bar = click.progressbar(length=5 * games, label="games", file=sys.stderr,
+                                show_pos=True) if show else None
 
         def progress(deals: int, decision: str | None, diffs: np.ndarray) -> None:
             if test is not None:
                 click.echo(f"{deals:,} deals: A - B = {diffs.mean():.1f}, "
                            f"decision: {decision or 'continue'}", err=True)
 
+        def advance(n: int) -> None:
+            if bar is not None:
+                bar.update(n)
+
         try:
-            result = compare(a, b, games, seed, out, workers=workers or os.cpu_count() or 1,
-                             force=force, sprt=test, round_deals=round_deals,
-                             command=sys.argv, progress=progress)
+            with bar if bar is not None else contextlib.nullcontext():
+                if resume_dir is not None:
+                    result = compare_lib.resume(out, n_workers, progress, advance)
+                else:
+                    result = compare_lib.compare(
+                        a, b, games, seed, out, workers=n_workers, force=force, sprt=test,
+                        round_deals=round_deals, command=sys.argv, progress=progress,
+                        on_games=advance)
             if plots:
                 write_report([out], out / "report", force=True,
                              title=f"Trix strategy report: {a} against {b}", intro=result.doc())
-        except (StrategyError, RunError) as exc:
+        except FolderLocked as exc:
             raise click.ClickException(str(exc)) from None
-        except (RunReadError, ReportError) as exc:
+        except FolderError as exc:
             raise click.UsageError(str(exc)) from None
+        except (StrategyError, RunError, RunFolderError, RunReadError, ReportError) as exc:
+            raise click.ClickException(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out, f"trixsim compare {shlex.quote(a)} {shlex.quote(b)} "
+                                   f"--resume {out}") from None
         except OSError as exc:
-            raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+            raise write_failed(out, exc) from None
         d = result.diff
         click.echo(f"{result.deals:,} deals, {a} (A) against {b} (B)")
         click.echo(f"A - B mean final total: {d.mean:.1f}  95% [{d.lo:.1f}, {d.hi:.1f}]  "
