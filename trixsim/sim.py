@@ -193,23 +193,25 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
         raise ValueError("exactly four strategies are needed, one per seat")
     st = init(seed, np.asarray(game_ids, dtype=np.int64))
     legal = legal_action_mask(st)
-    totals = st.totals.copy()  # the loop's own account, to audit the state's
-    before = st.contract_no.copy()
-    while (st.phase != DONE).any():
+    account = st.totals.copy()  # the loop's own account of the totals, to audit the state's
+    counted = st.contract_no.copy()  # contracts already in that account
+    live = True
+    while live:
         actions = decide(st, strategies, legal)
         if observer is not None:
             observer.before_step(st, actions, legal)
-        np.copyto(before, st.contract_no)
         try:
             legal = step(st, actions, legal)
         except IllegalActionError as exc:
             raise _blame(st, strategies, actions, legal, exc) from None
-        bad = _audit(before, st.contract_no, st.points, st.totals, totals)
+        bad, live = _audit(st.phase, counted, st.contract_no, st.points, st.totals, account)
+        if bad < 0 and not live and not np.array_equal(st.totals, account):
+            bad = int(np.flatnonzero((st.totals != account).any(axis=1))[0])
         if bad >= 0:
             raise IntegrityError(
                 f"game {int(st.game_id[bad])}: totals {st.totals[bad].tolist()} are not the "
-                f"previous totals plus the contract's points with the 1000 rule "
-                f"({totals[bad].tolist()}): the game state was changed outside the rules "
+                f"previous totals plus the contracts' points with the 1000 rule "
+                f"({account[bad].tolist()}): the game state was changed outside the rules "
                 f"(strategies: {', '.join(s.label for s in strategies)})")
         if observer is not None:
             observer.after_step(st)
@@ -217,17 +219,23 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
 
 
 @njit(cache=True)
-def _audit(before: np.ndarray, contract_no: np.ndarray, points: np.ndarray,
-           totals: np.ndarray, account: np.ndarray) -> int:
-    """Bring ``account`` up to date with the contracts the step finished (previous totals
-    plus points, 1000 rule) and return the first game whose totals differ from it, or -1.
-    An honesty check on the state a strategy could reach, not a sandbox."""
+def _audit(phase: np.ndarray, counted: np.ndarray, contract_no: np.ndarray,
+           points: np.ndarray, totals: np.ndarray, account: np.ndarray) -> tuple[int, bool]:
+    """After a step: bring ``account`` up to date with each contract the step finished
+    (previous totals plus points, 1000 rule; ``counted`` follows ``contract_no``) and check
+    that game's totals against it. Returns the first game that fails (or -1) and whether
+    any game is still being played. A change to a total shows at the end of that game's
+    contract (and the loop compares every total once all games are over): an honesty check
+    on the state a strategy could reach, not a sandbox; one pass, with the loop's test for
+    games still being played."""
     bad = -1
-    for g in range(before.shape[0]):
-        if contract_no[g] != before[g]:
+    live = False
+    for g in range(phase.shape[0]):
+        live |= phase[g] != DONE
+        if contract_no[g] != counted[g]:
+            counted[g] = contract_no[g]
             for s in range(4):
                 account[g, s] = add_points(account[g, s], points[g, s])
-        for s in range(4):
-            if totals[g, s] != account[g, s] and bad < 0:
-                bad = g
-    return bad
+                if totals[g, s] != account[g, s] and bad < 0:
+                    bad = g
+    return bad, live
