@@ -1,7 +1,7 @@
 """Shared helpers for the rules tests: imposed deals, scripted play and random playouts.
 
 A scenario is built with ``table(hands, picker=..., contract_no=...)``: a one-game state
-waiting for its pick, with the four hands replaced by the given ones (RULES.md part 2 is the
+waiting for its pick, with the four hands replaced by the given ones (docs/rules.md is the
 reference). ``act(st, "pli", "AH", "KH", ...)`` then applies actions written as words:
 contract names pick, card names play or place, ``declare``/``quiet`` answer the king of
 hearts question and ``pass`` is the trix pass.

@@ -9,7 +9,7 @@ counts: the number of distinct legal action sequences of depth 1..N from fixed s
 (game starts, and states reached at fixed decision numbers of those games).
 
 A difference means the rules, the deals, the random keys or the base strategy changed.
-If the change is intended (and RULES.md says so), regenerate the data and review the diff:
+If the change is intended (and docs/rules.md says so), regenerate the data and review the diff:
 
     TRIXSIM_REGEN=1 .venv/bin/pytest tests/test_conformance.py
 

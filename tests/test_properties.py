@@ -2,7 +2,7 @@
 
 Games are played with uniformly random legal actions (a forced trix pass where the legal
 mask is empty). Each finished contract is rescored by ``reference_points``, a direct
-reading of RULES.md written independently of the engine, from the state before the last
+reading of docs/rules.md written independently of the engine, from the state before the last
 action. Example counts are small so the file stays quick; the conformance test covers
 many more games.
 """
@@ -106,7 +106,7 @@ def check_state(st: GameState, legal: np.ndarray, actions: np.ndarray) -> None:
 def reference_points(row: dict[str, object], card: int) -> list[int] | None:
     """Points of a trick contract whose last trick gets ``card``, or None if it goes on.
 
-    ``row`` holds the state before the card is played (RULES.md §4-§8).
+    ``row`` holds the state before the card is played (docs/rules.md §4-§8).
     """
     trick = [*row["trick_cards"], card]
     led = trick[0] >> 3

@@ -1,6 +1,6 @@
 """Golden scenarios: fixed deals played card by card, with scores worked out by hand.
 
-Every rule of RULES.md (part 2 decides) has at least one scenario here. The deals:
+Every rule of docs/rules.md (its interpretations decide) has at least one scenario here. The deals:
 
 - ``SUITED``: each seat holds one whole suit (seat 0 hearts, 1 clubs, 2 diamonds,
   3 spades), so nobody can follow and the leader wins every trick.

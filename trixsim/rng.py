@@ -69,7 +69,7 @@ def uniform_below(keys: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 @njit(cache=True)
 def first_picker(seed: int, game_id: int) -> int:
-    """The seat that picks first in a game, drawn at random (RULES.md §3)."""
+    """The seat that picks first in a game, drawn at random (docs/rules.md §3)."""
     return below(hash4(seed, STREAM_FIRST_PICKER, game_id, 0), 4)
 
 

@@ -1,4 +1,4 @@
-"""Game records in the ``trixsim-transcript/1`` format (see TRANSCRIPT.md).
+"""Game records in the ``trixsim-transcript/1`` format (see docs/record-format.md).
 
 Four pieces, each usable on its own:
 

@@ -1,4 +1,4 @@
-"""Per-seat observations: exactly what RULES.md §12 lets a player know, nothing more.
+"""Per-seat observations: exactly what docs/rules.md §12 lets a player know, nothing more.
 
 An Observation keeps a private copy of the state rows of its games with the hidden parts
 scrubbed (other seats' hands, and the run seed from which deals could be recomputed), and

@@ -4,7 +4,7 @@
 game. Games in a batch move independently: one may be picking while another places a
 trix card. The per-game logic is compiled (numba) and looped over the batch, so one rule
 text serves a batch of 100,000 games and a single interactive table alike. Section
-numbers refer to RULES.md part 2.
+numbers refer to the "Interpretations fixed by trixsim" of docs/rules.md.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def _field(name: str, width: int, doc: str) -> property:
 class GameState:
     """B independent games; ``data`` is the (B, WIDTH) int64 array the kernels work on.
 
-    Hidden information lives only in ``hands``; everything else is public (RULES.md §12)
+    Hidden information lives only in ``hands``; everything else is public (docs/rules.md §12)
     or derivable from public events.
     """
 
