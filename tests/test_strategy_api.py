@@ -186,13 +186,15 @@ def _illegal_in_game_3(obs: Observation) -> np.ndarray:
 @pytest.mark.parametrize(("method", "answer", "message"), [
     ("play", _illegal_in_game_3,
      r"strategy 'bad' \(seat \d\) returned illegal action \d+ \(\w+\) on decision 'play' in "
-     r"game 3 \(legal: "),
+     r"game 3: seat \d (must follow \w+|does not hold \w+) .*\(legal: "),
     ("pick", lambda obs: np.full(len(obs), 7),
-     r"strategy 'bad' \(seat \d\) returned illegal action 7 on decision 'pick' in game \d"),
+     r"strategy 'bad' \(seat \d\) returned illegal action 7 on decision 'pick' in game \d+: "
+     r"7 is not a contract id \(0-6\) \(legal: (dineri|damet)"),
     ("declare", lambda obs: np.full(len(obs), 2),
-     r"returned illegal action 2 on decision 'declare' in game \d+ \(legal: 0 \(no\)"),
+     r"returned illegal action 2 on decision 'declare' in game \d+: the answer must be 0 "
+     r"\(keep quiet\) or 1 \(declare the king of hearts\) \(legal: keep quiet declare\)"),
     ("place", lambda obs: np.full(len(obs), -1),
-     r"returned illegal action -1 on decision 'place' in game \d+"),
+     r"returned illegal action -1 on decision 'place' in game \d+: -1 is not a card"),
     ("play", lambda obs: lowest_card(obs.legal)[:-1],
      r"strategy 'bad' on decision 'play' returned shape \(\d+,\) for \d+ games \(first game "
      r"\d+, actions \["),
@@ -249,7 +251,7 @@ class _OneGame:
 @pytest.mark.parametrize(("mode", "message"), [
     ("raise", r"strategy 'per-game-bad' raised KeyError: 'oops' on decision 'play' in game 5$"),
     ("illegal", r"strategy 'per-game-bad' \(seat \d\) returned illegal action \d+ \(\w+\) on "
-                r"decision 'play' in game 5 \(legal: "),
+                r"decision 'play' in game 5: seat \d .*\(legal: "),
     ("str", r"strategy 'per-game-bad' returned 'QS' \(str\) on decision 'play' in game 5, "
             r"not an integer action"),
     ("none", r"returned None \(NoneType\) on decision 'play' in game 5"),

@@ -9,7 +9,7 @@ from trixsim.engine import IllegalActionError
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
 from trixsim.table import Table
-from trixsim.types import DONE, PASS, PLACE
+from trixsim.types import PASS, PLACE
 
 
 def test_table_driven_by_hand_replays_the_batch_game() -> None:
@@ -30,7 +30,7 @@ def test_table_driven_by_hand_replays_the_batch_game() -> None:
         assert action in legal
         table.act(action)
     assert table.totals == [int(t) for t in final.totals[0]]
-    assert table.decision == DONE
+    assert table.decision == -1 and table.legal_actions() == []
 
 
 def test_waiting_seat_sees_only_its_own_hand() -> None:
@@ -62,6 +62,9 @@ def test_bots_play_until_a_person_must_decide() -> None:
 def test_illegal_action_is_refused_and_nothing_changes() -> None:
     table = Table(2)
     before = table.state.data.copy()
+    wrong = 31 if 31 not in table.legal_actions() else 30
+    assert table.why_illegal(wrong) == f"{wrong} is not a contract id (0-6)"
+    assert table.why_illegal(table.legal_actions()[0]) is None
     with pytest.raises(IllegalActionError):
-        table.act(31 if 31 not in table.legal_actions() else 30)
+        table.act(wrong)
     assert np.array_equal(before, table.state.data)

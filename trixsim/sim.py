@@ -12,7 +12,6 @@ from typing import Protocol
 import numpy as np
 from numba import njit
 
-from trixsim.cards import card_name
 from trixsim.engine import (
     GameState,
     IllegalActionError,
@@ -22,9 +21,11 @@ from trixsim.engine import (
     step,
 )
 from trixsim.engine.rules import add_points
+from trixsim.game import mask_actions
+from trixsim.games.trix import GAME
 from trixsim.jitcache import guard
 from trixsim.strategy import Strategy
-from trixsim.types import CONTRACT_NAMES, DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
+from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
 
 # the kernels below compile in these constants and the 1000 rule: refresh their cache
 guard(__file__, DONE, PLACE, add_points.py_func.__code__.co_code)
@@ -159,31 +160,20 @@ def _ask(st: GameState, strategy: Strategy, decision: int, method: str, idx: np.
 
 def _blame(st: GameState, strategies: Sequence[Strategy], actions: np.ndarray,
            legal: np.ndarray, exc: IllegalActionError) -> StrategyError:
-    """Name the strategy, decision, game and action behind the engine's refusal."""
+    """Name the strategy, decision, game and action behind the engine's refusal, and say
+    why (the game's ``why_illegal``)."""
     g = int(exc.games[0])
     seat = int(st.turn[g])
-    decision = DECISION_NAMES[int(st.phase[g])]
+    decision = int(st.phase[g])
+    a = int(actions[g])
+    name = GAME.action_name(decision, a)
+    shown = f"{a} ({name})" if name != str(a) else str(a)
+    legal_names = " ".join(GAME.action_name(decision, x)
+                           for x in mask_actions(GAME.with_pass(st, legal)[g]))
     return StrategyError(
-        f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
-        f"{_action_name(int(st.phase[g]), int(actions[g]))} on decision {decision!r} in game "
-        f"{int(st.game_id[g])} (legal: {_legal_names(int(st.phase[g]), int(legal[g]))})")
-
-
-def _action_name(decision: int, a: int) -> str:
-    if decision in (PLAY, PLACE) and 0 <= a < 32:
-        return f"{a} ({card_name(a)})"
-    if decision == PICK and 0 <= a < len(CONTRACT_NAMES):
-        return f"{a} ({CONTRACT_NAMES[a]})"
-    return str(a)
-
-
-def _legal_names(decision: int, mask: int) -> str:
-    bits = [k for k in range(32) if mask >> k & 1]
-    if decision in (PLAY, PLACE):
-        return " ".join(card_name(c) for c in bits) or "pass only"
-    if decision == PICK:
-        return " ".join(CONTRACT_NAMES[k] for k in bits)
-    return "0 (no) or 1 (declare)"
+        f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action {shown} "
+        f"on decision {DECISION_NAMES[decision]!r} in game {int(st.game_id[g])}: "
+        f"{GAME.why_illegal(st, g, a)} (legal: {legal_names})")
 
 
 def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,

@@ -12,57 +12,60 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from trixsim.engine import GameState, init, legal_action_mask, observe, step
+from trixsim.engine import GameState
 from trixsim.engine.observation import Observation
+from trixsim.game import Action, Game, Seat, mask_actions
+from trixsim.games.trix import GAME
 from trixsim.sim import decide
 from trixsim.strategy import Strategy
-from trixsim.types import DONE, PASS, PLACE
+from trixsim.types import PASS
 
 
 class Table:
     """A single game of Trix, advanced one decision at a time."""
 
-    def __init__(self, seed: int, game_id: int = 0, first_picker: int | None = None) -> None:
+    def __init__(self, seed: int, game_id: int = 0, first_picker: Seat | None = None,
+                 game: Game = GAME) -> None:
         fp = None if first_picker is None else [first_picker]
-        self.state: GameState = init(seed, [game_id], first_pickers=fp)
-        self._legal = legal_action_mask(self.state)
+        self.game = game
+        self.state: GameState = game.init(seed, [game_id], first_pickers=fp)
+        self._legal = game.legal_action_mask(self.state)
 
     @property
     def over(self) -> bool:
         """Whether the game has ended."""
-        return int(self.state.phase[0]) == DONE
+        return int(self.game.decision(self.state)[0]) < 0
 
     @property
-    def turn(self) -> int:
+    def turn(self) -> Seat:
         """The seat that must decide now."""
-        return int(self.state.turn[0])
+        return int(self.game.to_act(self.state)[0])
 
     @property
     def decision(self) -> int:
-        """What it must decide: PICK, DECLARE, PLAY or PLACE (DONE once over)."""
-        return int(self.state.phase[0])
+        """What it must decide (a decision id of the game; -1 once over)."""
+        return int(self.game.decision(self.state)[0])
 
     @property
     def totals(self) -> list[int]:
         """Running totals of the four seats."""
         return [int(t) for t in self.state.totals[0]]
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[Action]:
         """The actions allowed now (``[PASS]`` when a trix seat has nothing to place)."""
-        if self.over:
-            return []
-        mask = int(self._legal[0])
-        if self.decision == PLACE and mask == 0:
-            return [PASS]
-        return [a for a in range(32) if mask >> a & 1]
+        return mask_actions(int(self._legal[0]))
 
-    def view(self, seat: int) -> Observation:
+    def why_illegal(self, action: Action) -> str | None:
+        """Why ``action`` is not allowed now (None if it is): for a person's mistake."""
+        return self.game.why_illegal(self.state, 0, action)
+
+    def view(self, seat: Seat) -> Observation:
         """What ``seat`` knows now (its own hand only); ``legal`` is empty unless it acts."""
-        return observe(self.state, np.array([0]), self._legal, viewer=np.array([seat]))
+        return self.game.observe(self.state, np.array([0]), seat)
 
-    def act(self, action: int) -> None:
+    def act(self, action: Action) -> None:
         """Apply the acting seat's action; IllegalActionError if the rules forbid it."""
-        self._legal = step(self.state, np.array([action], dtype=np.int64), self._legal)
+        self._legal = self.game.step(self.state, np.array([action], dtype=np.int64))
 
     def play_bots(self, bots: Mapping[int, Strategy]) -> None:
         """Let the bots at the seats in ``bots`` act until another seat must decide.
@@ -71,7 +74,7 @@ class Table:
         """
         seats = [bots.get(s) for s in range(4)]
         while not self.over:
-            forced = self.decision == PLACE and int(self._legal[0]) == 0
+            forced = self.legal_actions() == [PASS]
             bot = seats[self.turn]
             if bot is None and not forced:
                 return
@@ -79,4 +82,5 @@ class Table:
                 self.act(PASS)
                 continue
             filled = [s if s is not None else bot for s in seats]
-            self.act(int(decide(self.state, filled, self._legal)[0]))
+            legal = (self._legal & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+            self.act(int(decide(self.state, filled, legal)[0]))

@@ -22,6 +22,7 @@ import numpy as np
 from trixsim.cards import SUITS, card_name, cards_of, mask_of, parse_card
 from trixsim.engine import GameState, init, legal_action_mask, step
 from trixsim.engine.rules import pick_number, winners_losers
+from trixsim.games.trix import GAME
 from trixsim.types import (
     CONTRACT_BY_NAME,
     CONTRACT_NAMES,
@@ -37,7 +38,6 @@ from trixsim.types import (
 )
 
 FORMAT = "trixsim-transcript/1"
-SUIT_WORDS = ("hearts", "clubs", "diamonds", "spades")
 MAX_INT = 2**63 - 1
 """Largest seed or game id the engine state (int64) holds."""
 
@@ -401,18 +401,6 @@ class ReplayError(ValueError):
     """A record that the rules or the engine's scoring contradict."""
 
 
-def _why_not_play(st: GameState, c: int) -> str:
-    """Why card ``c`` may not be played now (its seat lacks it, or must follow suit)."""
-    t = int(st.turn[0])
-    if not (int(st.hands[0, t]) >> c) & 1:
-        return f"seat {t} does not hold it"
-    return f"must follow {SUIT_WORDS[int(st.best_card[0]) >> 3]}"
-
-
-def _names(mask: int) -> str:
-    return " ".join(card_name(c) for c in cards_of(mask))
-
-
 class _Replayer:
     """Feeds one record through a B=1 engine state; every failure is a ReplayError."""
 
@@ -512,7 +500,7 @@ class _Replayer:
                 t = int(st.turn[0])
                 if not (self.legal() >> card) & 1:
                     self.fail(f"trick {i + 1}: {card_name(card)} is not a legal play for "
-                              f"seat {t} ({_why_not_play(st, card)})")
+                              f"seat {t} ({GAME.why_illegal(st, 0, card)})")
                 self.act(card)
         if c.ray_declared and not asked:
             if c.contract in (RAY, GENERAL):
@@ -533,14 +521,13 @@ class _Replayer:
             legal = self.legal()
             if card is None:
                 if legal:
-                    self.fail(f"move {i + 1}: seat {t} passes, but can place {_names(legal)}")
+                    self.fail(f"move {i + 1}: seat {t} passes, but "
+                              f"{GAME.why_illegal(st, 0, PASS)}")
                 self.act(PASS)
             else:
                 if not (legal >> card) & 1:
-                    why = "does not hold it" if not (int(st.hands[0, t]) >> card) & 1 else \
-                        "it does not fit the layout"
                     self.fail(f"move {i + 1}: {card_name(card)} is not a legal placement for "
-                              f"seat {t} ({why})")
+                              f"seat {t} ({GAME.why_illegal(st, 0, card)})")
                 self.act(card)
 
 

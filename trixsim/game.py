@@ -1,0 +1,76 @@
+"""The game interface: what the loop, runner, records, tables and search are written against.
+
+A ``Game`` holds one rule set's pure functions over a batch of games (in the spirit of
+Pgx's ``Env`` and OpenSpiel's ``Game``): ``init`` deals, ``legal_action_mask`` says what the
+seat to act may do (every action, a forced pass included, so no caller special-cases
+one), ``step`` applies one action per game, ``observe`` builds a seat's view, and
+``why_illegal`` is the one place that explains a refusal, used by every error message.
+Actions are plain ints below ``n_actions``; a game's decisions are named, with the strategy
+method that answers each. Each rule set lives in its own package under ``trixsim.games``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+Seat = int
+"""A seat, 0..n_seats - 1."""
+Action = int
+"""An action id, 0..n_actions - 1; its meaning depends on the decision."""
+DecisionId = int
+"""The kind of decision a seat must take (an index into ``Game.decisions``)."""
+ActionMask = np.ndarray
+"""Per game, a uint64 bit mask over action ids: bit a set when action a is legal."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One kind of decision: its id, its name and the strategy method that answers it."""
+
+    id: DecisionId
+    name: str
+    method: str
+
+
+class Game(Protocol):
+    """A rule set over a batch of games (see the module docstring)."""
+
+    name: str
+    n_seats: int
+    n_actions: int
+    decisions: tuple[Decision, ...]
+
+    def init(self, seed: int, game_ids: Any, first_pickers: Any = None) -> Any:
+        """A batch of new games, one per game id, dealt from the seed."""
+
+    def legal_action_mask(self, state: Any) -> ActionMask:
+        """Per game, the legal actions of the seat to act (0 once a game is over)."""
+
+    def step(self, state: Any, actions: np.ndarray) -> ActionMask:
+        """Apply one action per game in place and return the new legal masks."""
+
+    def decision(self, state: Any) -> np.ndarray:
+        """Per game, the decision id the seat to act must take, or -1 once over."""
+
+    def to_act(self, state: Any) -> np.ndarray:
+        """Per game, the seat that must act."""
+
+    def observe(self, state: Any, games: np.ndarray, seat: Seat | np.ndarray) -> Any:
+        """What ``seat`` knows in the games at ``games`` (hidden cards unreachable)."""
+
+    def why_illegal(self, state: Any, game: int, action: Action) -> str | None:
+        """Why ``action`` is not legal in the game at batch position ``game``, or None."""
+
+    def action_name(self, decision: DecisionId, action: Action) -> str:
+        """A short readable name of an action in a decision."""
+
+
+def mask_actions(mask: int) -> list[Action]:
+    """The action ids set in one game's mask."""
+    return [a for a in range(64) if (int(mask) >> a) & 1]
+
+
+__all__ = ["Action", "ActionMask", "Decision", "DecisionId", "Game", "Seat", "mask_actions"]

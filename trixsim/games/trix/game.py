@@ -1,0 +1,142 @@
+"""``TrixGame``: the Trix rules (``trixsim.engine``) as a ``trixsim.game.Game``.
+
+Action ids: a contract id 0..6 when picking, 0 (keep quiet) or 1 (declare K♥) when asked
+to declare, a card 0..31 (``suit * 8 + rank``) when playing or placing, and ``PASS`` (32)
+for the trix pass. The legal mask covers all 33, so a forced pass is simply the only bit
+set. ``why_illegal`` is the one place that says why an action is refused; the loop's
+errors and the record checker's messages come from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trixsim.cards import JACKS, card_name, cards_of
+from trixsim.engine import GameState, init, legal_action_mask, observe, pick_number, step
+from trixsim.engine.observation import Observation
+from trixsim.engine.rules import legal_one
+from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.types import (
+    CONTRACT_NAMES,
+    DECLARE,
+    DONE,
+    PASS,
+    PICK,
+    PLACE,
+    PLAY,
+    TRIX,
+)
+
+SUIT_WORDS = ("hearts", "clubs", "diamonds", "spades")
+_PASS_BIT = np.uint64(1) << np.uint64(PASS)
+
+
+class TrixGame:
+    """The four-player, 32-card Trix of ``docs/rules.md``."""
+
+    name = "trix"
+    n_seats = 4
+    n_actions = PASS + 1
+    decisions = (Decision(PICK, "pick", "pick"), Decision(DECLARE, "declare", "declare"),
+                 Decision(PLAY, "play", "play"), Decision(PLACE, "place", "place"))
+
+    def init(self, seed: int, game_ids: Any, first_pickers: Any = None) -> GameState:
+        """New games (the first contract dealt, its picker to choose)."""
+        return init(seed, game_ids, first_pickers=first_pickers)
+
+    def legal_action_mask(self, state: GameState) -> ActionMask:
+        """Per game, a uint64 mask over the 33 actions; the trix pass is bit 32."""
+        return self.with_pass(state, legal_action_mask(state))
+
+    def with_pass(self, state: GameState, legal: np.ndarray) -> ActionMask:
+        """The engine's 32-bit masks with the forced trix pass added as bit 32."""
+        out = np.asarray(legal).astype(np.uint64)
+        forced = (state.phase == PLACE) & (out == 0)
+        out[forced] = _PASS_BIT
+        return out
+
+    def step(self, state: GameState, actions: np.ndarray) -> ActionMask:
+        """Apply one action per game in place; IllegalActionError names refused games."""
+        return self.with_pass(state, step(state, actions))
+
+    def decision(self, state: GameState) -> np.ndarray:
+        """Per game, PICK, DECLARE, PLAY or PLACE, or -1 once the game is over."""
+        ph = state.phase.copy()
+        ph[ph == DONE] = -1
+        return ph
+
+    def to_act(self, state: GameState) -> np.ndarray:
+        """Per game, the seat to act."""
+        return state.turn.copy()
+
+    def observe(self, state: GameState, games: np.ndarray,
+                seat: Seat | np.ndarray) -> Observation:
+        """What ``seat`` knows in the games at ``games``; ``legal`` is set where it acts."""
+        games = np.asarray(games, dtype=np.int64)
+        legal = legal_action_mask(state)[games]
+        return observe(state, games, legal, viewer=np.broadcast_to(seat, games.shape))
+
+    def action_name(self, decision: DecisionId, action: Action) -> str:
+        """``dineri``, ``declare``/``keep quiet``, ``AH``, ``pass``; else the number."""
+        if decision == PICK and 0 <= action < len(CONTRACT_NAMES):
+            return CONTRACT_NAMES[action]
+        if decision == DECLARE and action in (0, 1):
+            return ("keep quiet", "declare")[action]
+        if decision in (PLAY, PLACE) and 0 <= action < 32:
+            return card_name(action)
+        if decision == PLACE and action == PASS:
+            return "pass"
+        return str(action)
+
+    def why_illegal(self, state: GameState, game: int, action: Action) -> str | None:
+        """Why ``action`` is refused in the game at batch position ``game``; None if legal."""
+        g = int(game)
+        a = int(action)
+        mask = int(legal_one(state.data, g))
+        ph = int(state.phase[g])
+        if ph == PLACE and mask == 0:
+            mask = 1 << PASS
+        if 0 <= a < self.n_actions and (mask >> a) & 1:
+            return None
+        t = int(state.turn[g])
+        if ph == DONE:
+            return "the game is over"
+        if ph == PICK:
+            return _why_not_pick(state, g, t, a)
+        if ph == DECLARE:
+            return "the answer must be 0 (keep quiet) or 1 (declare the king of hearts)"
+        if ph == PLACE and a == PASS:
+            return f"seat {t} cannot pass: it can place {_names(mask)}"
+        if not 0 <= a < 32:
+            return f"{a} is not a card (0-31)"
+        if not (int(state.hands[g, t]) >> a) & 1:
+            return f"seat {t} does not hold {card_name(a)}"
+        if ph == PLAY:
+            return (f"seat {t} must follow {SUIT_WORDS[int(state.best_card[g]) >> 3]} "
+                    f"with {_names(mask)}")
+        return f"{card_name(a)} does not fit the layout (seat {t} can place {_names(mask)})"
+
+
+def _why_not_pick(state: GameState, g: int, t: Seat, a: Action) -> str:
+    if not 0 <= a < len(CONTRACT_NAMES):
+        return f"{a} is not a contract id (0-6)"
+    name = CONTRACT_NAMES[a]
+    if (int(state.used[g, t]) >> a) & 1:
+        return f"seat {t} has already used {name}"
+    pick = int(pick_number(state, np.array([g]))[0])
+    if a == TRIX and pick <= 5 and not int(state.hands[g, t]) & JACKS:
+        return f"trix needs a jack in hand on picks 1-5 (pick {pick})"
+    if pick == 6 and not (int(state.used[g, t]) >> TRIX) & 1:
+        return "trix is forced on pick 6 when it is still unused"
+    return f"{name} may not be picked now"
+
+
+def _names(mask: int) -> str:
+    return " ".join(card_name(c) for c in cards_of(mask & 0xFFFFFFFF)) or "nothing"
+
+
+GAME = TrixGame()
+
+__all__ = ["GAME", "SUIT_WORDS", "TrixGame"]
