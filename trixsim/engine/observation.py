@@ -44,6 +44,10 @@ _PUBLIC: dict[str, tuple[int, int, str]] = {
     "declared": (COL["declared"], 1, "seat that declared the king of hearts, -1 none"),
     "out_first": (COL["out_first"], 1, "trix: first seat out, -1 none"),
     "ply": (COL["ply"], 1, "decisions taken so far in the game"),
+    "voids": (COL["voids"], 1, "bit seat*4 + suit: the seat showed out of that suit this "
+                               "contract (see shown_voids)"),
+    "trick_log": (COL["trick_log"], 8, "(n, 8): completed tricks this contract, packed "
+                                       "(see completed_tricks)"),
 }
 FIELDS = (*_PUBLIC, "legal", "hand", "hand_sizes", "key", "pick")
 _OWN = ("legal", "hand", "hand_sizes", "key", "pick")
@@ -91,6 +95,22 @@ class Observation:
     def select(self, rows: np.ndarray) -> Observation:
         """The observation restricted to some of its games."""
         return Observation({k: v[rows] for k, v in self._f.items()})
+
+
+def shown_voids(voids: np.ndarray) -> np.ndarray:
+    """A (n, 4, 4) bool array from ``obs.voids``: [game, seat, suit] is True once that
+    seat has failed to follow that suit in this contract (so it holds none of it)."""
+    v = np.asarray(voids, dtype=np.int64)
+    return ((v[:, None] >> np.arange(16)) & 1).astype(bool).reshape(-1, 4, 4)
+
+
+def completed_tricks(trick_log: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """From ``obs.trick_log``: (cards (n, 8, 4) in playing order, leaders (n, 8)); tricks
+    not yet completed hold -1. Seat of card k of a trick = (leader + k) % 4."""
+    log = np.asarray(trick_log, dtype=np.int64)
+    done = log >= 0
+    cards = np.where(done[..., None], (log[..., None] >> (8 * np.arange(1, 5))) & 0xFF, -1)
+    return cards, np.where(done, log & 0xFF, -1)
 
 
 def describe() -> dict[str, str]:

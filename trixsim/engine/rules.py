@@ -69,6 +69,8 @@ FIN_TRICKS_PLAYED = COL["fin_tricks_played"]
 FIN_KH_TAKER = COL["fin_kh_taker"]
 FIN_OUT = COL["fin_out"]
 POINTS = COL["points"]
+VOIDS = COL["voids"]
+TRICK_LOG = COL["trick_log"]
 
 
 class IllegalActionError(ValueError):
@@ -202,6 +204,9 @@ def start_contract(S: np.ndarray, g: int) -> None:
     S[g, DECLARED] = -1
     S[g, OUT_FIRST] = -1
     S[g, OUT_SECOND] = -1
+    S[g, VOIDS] = 0
+    for k in range(8):
+        S[g, TRICK_LOG + k] = -1
     for s in range(4):
         S[g, PLAYED_BY + s] = 0
         S[g, WON + s] = 0
@@ -348,6 +353,9 @@ def _play(S: np.ndarray, g: int, a: int) -> None:
     S[g, PLAYED] = np.int64(S[g, PLAYED]) | bit
     n = S[g, TRICK_N]
     S[g, TRICK_CARDS + n] = a
+    led = S[g, TRICK_CARDS] >> 3
+    if n > 0 and (a >> 3) != led:  # shown out of the suit led: public from now on
+        S[g, VOIDS] = np.int64(S[g, VOIDS]) | (np.int64(1) << (4 * t + led))
     best = S[g, BEST_CARD]
     if n == 0 or beats(a, best):
         S[g, BEST_CARD] = a
@@ -367,9 +375,12 @@ def _complete_trick(S: np.ndarray, g: int) -> None:
     w = S[g, BEST_SEAT]
     S[g, TRICKS + w] += 1
     m = np.int64(S[g, WON + w])
+    log = np.int64(S[g, LEADER])
     for k in range(4):
         m |= np.int64(1) << S[g, TRICK_CARDS + k]
+        log |= np.int64(S[g, TRICK_CARDS + k]) << (8 * k + 8)
         S[g, TRICK_CARDS + k] = -1
+    S[g, TRICK_LOG + S[g, TRICK_NO]] = log
     S[g, WON + w] = m
     S[g, TRICK_NO] += 1
     S[g, LAST_WINNER] = w

@@ -42,6 +42,10 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
     ("fin_tricks_played", 1, 0, "tricks played in the last finished contract"),
     ("fin_kh_taker", 1, -1, "seat that took K♥ in the last finished contract, -1 none"),
     ("fin_out", 2, -1, "trix: first and second seat out of the last finished contract"),
+    # the public history of this contract (docs/rules.md §12), for search and observers
+    ("voids", 1, 0, "bit seat*4 + suit: the seat has shown out of that suit this contract"),
+    ("trick_log", 8, -1, "completed tricks this contract: leader | cards in play order << "
+                         "8, 16, 24, 32; -1 not yet played"),
     ("seed", 1, 0, "the run seed"),
     ("game_id", 1, 0, "global game index, the key of all randomness"),
 )
