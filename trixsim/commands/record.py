@@ -40,7 +40,7 @@ CHUNK = 2000
 """Games played per batch while recording (bounds the memory held by unwritten records)."""
 
 MAX_LINE_BYTES = 1 << 20
-"""Longest line ``replay`` reads: a full 28-contract record is about 12 kB, so a longer line
+"""Longest line ``replay`` reads: a full 28-contract record is about 18 kB, so a longer line
 is no record, and reading it whole could take all the memory (a file with no newline)."""
 
 
