@@ -183,4 +183,5 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     if fields is None:
         hands[:] = 0  # the gathered rows must not carry other seats' hands or the seed
         rows[:, _SEED] = 0
+        out["_rows"] = rows  # for trixsim.search.world_from: public columns only
     return Observation(out)

@@ -71,6 +71,7 @@ FIN_OUT = COL["fin_out"]
 POINTS = COL["points"]
 VOIDS = COL["voids"]
 TRICK_LOG = COL["trick_log"]
+STOP_AFTER = COL["stop_after"]
 
 
 class IllegalActionError(ValueError):
@@ -511,7 +512,7 @@ def _finish_contract(S: np.ndarray, g: int) -> None:
         S[g, TOTALS + s] = v
         over |= ends_game(v, 0)
     S[g, CONTRACT_NO] += 1
-    if over or ends_game(0, S[g, CONTRACT_NO]):
+    if over or ends_game(0, S[g, CONTRACT_NO]) or S[g, STOP_AFTER] != 0:
         S[g, PHASE] = DONE
     else:
         start_contract(S, g)

@@ -46,6 +46,7 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
     ("voids", 1, 0, "bit seat*4 + suit: the seat has shown out of that suit this contract"),
     ("trick_log", 8, -1, "completed tricks this contract: leader | cards in play order << "
                          "8, 16, 24, 32; -1 not yet played"),
+    ("stop_after", 1, 0, "search: 1 ends the game when the current contract ends (no deal)"),
     ("seed", 1, 0, "the run seed"),
     ("game_id", 1, 0, "global game index, the key of all randomness"),
 )
