@@ -1,0 +1,291 @@
+"""The conformance kit: it passes for every bundled strategy and for the engine, and each
+deliberately broken strategy (or engine call) fails it with a message naming what broke."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trixsim import testing
+from trixsim.adapter import adapt
+from trixsim.cards import choose_uniform, highest_card, lowest_card
+from trixsim.engine import IllegalActionError, Observation
+from trixsim.loading import bundled
+from trixsim.strategy import Param, Strategy
+from trixsim.testing import ConformanceError, check_game_engine, check_strategy
+
+GAMES = 12
+"""Enough games for every decision to come up (most broken bots fail at once anyway)."""
+
+
+# ---------------------------------------------------------------- passing
+
+@pytest.mark.parametrize("name", ["random", "heuristic"])
+def test_bundled_strategies_pass_at_the_defaults(name: str) -> None:
+    check_strategy(name)
+
+
+@pytest.mark.parametrize("name", sorted(set(bundled()) - {"random", "heuristic"}))
+def test_every_bundled_variant_passes(name: str) -> None:
+    check_strategy(name, games=12, seed=3)
+
+
+class _LowestBot:
+    """A one-game bot for the adapter: plays its lowest legal card."""
+
+    def play(self, view) -> int:
+        return min(view.legal)
+
+
+@pytest.mark.parametrize("given", [
+    pytest.param(lambda: bundled()["heuristic"], id="class"),
+    pytest.param(lambda: bundled()["heuristic"](declare_margin=5.0), id="instance"),
+    pytest.param(lambda: "heuristic:trix_by_pick=4,lead_guard=0", id="spec"),
+    pytest.param(lambda: adapt(_LowestBot, name="lowest"), id="adapted"),
+])
+def test_classes_instances_specs_and_adapted_bots_pass(given) -> None:
+    check_strategy(given(), games=8, seed=1)
+
+
+def test_the_game_engine_passes() -> None:
+    check_game_engine()
+
+
+def test_failures_are_assertion_errors() -> None:
+    assert issubclass(ConformanceError, AssertionError)
+
+
+# ---------------------------------------------------------------- broken strategies
+
+class IllegalCard(Strategy):
+    """Plays the lowest card it may not play."""
+
+    name = "illegal-card"
+    observes = frozenset({"legal", "key"})
+
+    def play(self, obs: Observation) -> np.ndarray:
+        return lowest_card(~obs.legal & 0xFFFFFFFF)  # a hand never holds all 32 cards
+
+
+class WrongShape(Strategy):
+    """Answers a column instead of a vector."""
+
+    name = "wrong-shape"
+
+    def play(self, obs: Observation) -> np.ndarray:
+        return lowest_card(obs.legal).reshape(-1, 1)
+
+
+class FloatAnswers(Strategy):
+    """Answers floats."""
+
+    name = "float-answers"
+
+    def declare(self, obs: Observation) -> np.ndarray:
+        return np.zeros(len(obs))
+
+
+class Unseeded(Strategy):
+    """Draws from its own unseeded generator instead of obs.key."""
+
+    name = "unseeded"
+
+    def __init__(self, **values: object) -> None:
+        super().__init__(**values)
+        self.gen = np.random.default_rng()
+
+    def play(self, obs: Observation) -> np.ndarray:
+        keys = self.gen.integers(0, 2**63, len(obs), dtype=np.uint64)
+        return choose_uniform(obs.legal, keys)
+
+
+class Counting(Strategy):
+    """Deterministic per seed, but its answers depend on how often it was called before."""
+
+    name = "counting"
+
+    def __init__(self, **values: object) -> None:
+        super().__init__(**values)
+        self.calls = 0
+
+    def play(self, obs: Observation) -> np.ndarray:
+        self.calls += 1
+        return lowest_card(obs.legal) if self.calls % 2 else highest_card(obs.legal)
+
+
+class BatchSize(Strategy):
+    """Plays low or high depending on how many games are in the observation."""
+
+    name = "batch-size"
+
+    def play(self, obs: Observation) -> np.ndarray:
+        return lowest_card(obs.legal) if len(obs) % 2 else highest_card(obs.legal)
+
+
+class BatchPosition(Strategy):
+    """Plays low in even rows of the batch, high in odd rows."""
+
+    name = "batch-position"
+
+    def play(self, obs: Observation) -> np.ndarray:
+        even = np.arange(len(obs)) % 2 == 0
+        return np.where(even, lowest_card(obs.legal), highest_card(obs.legal))
+
+
+class Mutating(Strategy):
+    """Clears the lowest legal bit in the observation it was given (in place)."""
+
+    name = "mutating"
+
+    def play(self, obs: Observation) -> np.ndarray:
+        legal = obs.legal
+        out = lowest_card(legal)
+        legal.flags.writeable = True
+        legal &= legal - 1
+        return out
+
+
+class ReadsUndeclared(Strategy):
+    """Declares only legal and key but reads its hand in trix."""
+
+    name = "reads-undeclared"
+    observes = frozenset({"legal", "key"})
+
+    def place(self, obs: Observation) -> np.ndarray:
+        return lowest_card(obs.legal & obs.hand)
+
+
+class Raises(Strategy):
+    """Fails on the first declaration it is asked."""
+
+    name = "raises"
+
+    def declare(self, obs: Observation) -> np.ndarray:
+        raise RuntimeError("no idea")
+
+
+class NoneDefault(Strategy):
+    """A parameter whose default (None) gives it no usable type."""
+
+    name = "none-default"
+    params = {"depth": Param(None, "search depth")}
+
+
+class ListDefault(Strategy):
+    """A parameter whose default is a list, which no command line or TOML value becomes."""
+
+    name = "list-default"
+    params = {"weights": Param([1.0, 2.0], "weights")}
+
+
+class NoDoc(Strategy):
+    """A parameter without documentation."""
+
+    name = "no-doc"
+    params = {"margin": Param(3, "")}
+
+
+@pytest.mark.parametrize(("cls", "message"), [
+    (IllegalCard, r"check_strategy\('illegal-card'\) failed the legal actions check: "
+                  r"strategy 'illegal-card' \(seat \d\) returned illegal action \d+ \(\w+\) on "
+                  r"decision 'play' in game \d+.*\(legal: .*; the strategy in all four seats, "
+                  r"one batch, games 0-11, seed 0\. Choose among the set bits of obs\.legal"),
+    (WrongShape, r"failed the answer shape and dtype check: it returned shape \(\d+, 1\) for "
+                 r"\d+ games on decision 'play' \(first game \d+, actions \["),
+    (FloatAnswers, r"failed the answer shape and dtype check: it returned float64 actions, "
+                   r"not integers, on decision 'declare' \(game \d+"),
+    (Unseeded, r"check_strategy\('unseeded'\) failed the determinism check: in game \d+ the "
+               r"strategy answered decision 'play' at ply \d+ \(seat \d\) with \d+ \(\w+\) in "
+               r"the first play but with \d+ \(\w+\) in a second play of the same games "
+               r"\(seed 0\)\. Draw randomness only from obs\.key"),
+    (Counting, r"failed the (determinism|batch independence) check: in game \d+ the strategy "
+               r"answered decision 'play'"),
+    (BatchSize, r"failed the batch independence check: in game \d+ the strategy answered "
+                r"decision 'play' at ply \d+ \(seat \d\) with .* in one batch of \d+ but "
+                r"with .* in batches of 7 \(seed 0\)\. Decide each game from its own row"),
+    (BatchPosition, r"failed the batch independence check: in game \d+ .* in one batch of \d+ "
+                    r"in order but with .* in one batch in shuffled order"),
+    (Mutating, r"check_strategy\('mutating'\) failed the observation mutation check: it "
+               r"changed observation field 'legal' on decision 'play' in game \d+ \(from \d+ "
+               r"to \d+\); the strategy in all four seats, one batch, games 0-11, seed 0\. "
+               r"Treat observations as read-only"),
+    (ReadsUndeclared, r"failed the observes check: strategy 'reads-undeclared' raised "
+                      r"AttributeError: observation field 'hand' was not requested: add it to "
+                      r"the strategy's `observes` on decision 'place' \(first game of the "
+                      r"batch: \d+\)"),
+    (Raises, r"failed the exceptions check: strategy 'raises' raised RuntimeError: no idea on "
+             r"decision 'declare'"),
+    (NoneDefault, r"check_strategy\('none-default'\) failed the params check: parameter "
+                  r"'depth' has default None of type NoneType, which cannot be given on the "
+                  r"command line or in TOML\. Declare each parameter as Param\(default, doc\)"),
+    (ListDefault, r"failed the params check: parameter 'weights' has default \[1\.0, 2\.0\] of "
+                  r"type list"),
+    (NoDoc, r"failed the params check: parameter 'margin' has no doc string"),
+])
+def test_broken_strategies_fail_naming_the_check(cls: type[Strategy], message: str) -> None:
+    with pytest.raises(AssertionError, match=message) as err:
+        check_strategy(cls, games=GAMES)
+    assert "\n" not in str(err.value)
+
+
+def test_an_undeclared_field_named_in_observes_fails_to_load() -> None:
+    class Typo(Strategy):
+        name = "typo"
+        observes = frozenset({"legal", "key", "hnad"})
+
+    with pytest.raises(AssertionError, match=r"failed the loading check: .*`observes` names "
+                                             r"unknown observation fields hnad"):
+        check_strategy(Typo)
+
+
+def test_an_unknown_spec_fails_to_load() -> None:
+    with pytest.raises(AssertionError, match=r"failed the loading check: unknown strategy "
+                                             r"'no-such-bot'"):
+        check_strategy("no-such-bot")
+
+
+# ---------------------------------------------------------------- broken engine calls
+
+def test_an_engine_that_accepts_illegal_actions_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = testing._apply
+
+    def lenient(st, actions):
+        try:
+            return real(st, actions)
+        except IllegalActionError:
+            return testing._legal(st)
+
+    monkeypatch.setattr(testing, "_apply", lenient)
+    with pytest.raises(AssertionError, match=r"check_game_engine\(games=4, seed=0\) failed the "
+                                             r"illegal actions refused check: illegal action "
+                                             r".* was accepted in game \d+ at ply 0"):
+        check_game_engine(games=4)
+
+
+def test_a_leaking_observation_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = testing._observation
+
+    def leaky(st, idx, legal, viewer=None):
+        out = real(st, idx, legal, viewer)
+        out["hand_sizes"] = st.hands[idx].astype(np.int64)  # the hands, not their sizes
+        return out
+
+    monkeypatch.setattr(testing, "_observation", leaky)
+    with pytest.raises(AssertionError, match=r"failed the scrubbed observations check: field "
+                                             r"'hand_sizes' of the observation of the seat to "
+                                             r"act changed with the other seats' hands only"):
+        check_game_engine(games=4)
+
+
+def test_totals_off_the_1000_rule_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = testing._scores
+
+    def off(st):
+        done, points, totals = real(st)
+        return done, points, np.where(totals == 0, totals, totals + 1)
+
+    monkeypatch.setattr(testing, "_scores", off)
+    with pytest.raises(AssertionError, match=r"failed the totals check: after contract 1 the "
+                                             r"totals are .*, not the previous totals plus the "
+                                             r"points .* with the 1000 rule"):
+        check_game_engine(games=4)
