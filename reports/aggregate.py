@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from trixsim.reports.tables import RunFolder, RunReadError, batches, decode
 
-from reports.tables import RunFolder, RunReadError, batches, decode
 from trixsim.types import CONTRACT_NAMES
 
 N_CONTRACTS = len(CONTRACT_NAMES)

@@ -17,10 +17,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
+from trixsim.reports.report import Doc
+from trixsim.reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
+from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, open_run
 
-from reports.report import Doc
-from reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
-from reports.tables import RunFolder, RunReadError, batches, decode, open_run
 from trixsim.runner import RunConfig, RunWriter, read_run
 from trixsim.types import CONTRACT_NAMES
 

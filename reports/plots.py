@@ -20,8 +20,7 @@ import numpy as np  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-
-from reports.aggregate import (  # noqa: E402
+from trixsim.reports.aggregate import (  # noqa: E402
     DECLARABLE,
     N_CONTRACTS,
     POINTS_MIN,
@@ -29,7 +28,8 @@ from reports.aggregate import (  # noqa: E402
     TRIX,
     Aggregates,
 )
-from reports.stats import moments_ci, wilson  # noqa: E402
+from trixsim.reports.stats import moments_ci, wilson  # noqa: E402
+
 from trixsim.types import CONTRACT_NAMES  # noqa: E402
 
 DPI = 80

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+from trixsim.reports import plots
+from trixsim.reports.aggregate import DECLARABLE, TRIX, Aggregates, aggregate
+from trixsim.reports.stats import moments_ci, wilson
+from trixsim.reports.tables import RunFolder, RunReadError, open_run
 
-from reports import plots
-from reports.aggregate import DECLARABLE, TRIX, Aggregates, aggregate
-from reports.stats import moments_ci, wilson
-from reports.tables import RunFolder, RunReadError, open_run
 from trixsim.folders import FolderError, check_new_output, create_folder
 from trixsim.types import CONTRACT_NAMES
 

@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+from trixsim.reports.compare import read_deals
+from trixsim.reports.report import Doc, write_report
+from trixsim.reports.stats import estimate
+from trixsim.reports.tables import open_run
 
-from reports.compare import read_deals
-from reports.report import Doc, write_report
-from reports.stats import estimate
-from reports.tables import open_run
 from trixsim.runner import RunConfig, run
 
 BASE = "heuristic"

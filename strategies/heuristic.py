@@ -16,8 +16,8 @@ The variants override exactly one method each, which shows the plug-in points:
 from __future__ import annotations
 
 import numpy as np
+from trixsim.strategies import heuristic_kernels as K
 
-from strategies import heuristic_kernels as K
 from trixsim.engine.observation import Observation
 from trixsim.rng import deal
 from trixsim.strategy import Param, Strategy

@@ -9,10 +9,10 @@ import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from trixsim.reports.compare import compare, lineups, read_deals
+from trixsim.reports.stats import SPRT
+from trixsim.reports.tables import open_run
 
-from reports.compare import compare, lineups, read_deals
-from reports.stats import SPRT
-from reports.tables import open_run
 from trixsim.cli import cli
 from trixsim.commands import compare as compare_cmd
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from strategies.heuristic import (
+from trixsim.strategies.heuristic import (
     FIXED_ORDER,
     DeclareHeuristic,
     EarlyTrixHeuristic,
@@ -14,7 +13,8 @@ from strategies.heuristic import (
     LateTrixHeuristic,
     NoDeclareHeuristic,
 )
-from strategies.random_bot import RandomStrategy
+from trixsim.strategies.random_bot import RandomStrategy
+
 from trixsim.cards import mask_of, parse_card
 from trixsim.engine import GameState, legal_action_mask, observe
 from trixsim.engine.observation import Observation

@@ -104,6 +104,11 @@ def test_install_then_editable_install_keeps_cli_working(tmp_path: Path) -> None
 
     _run([*pip, "."], checkout, env)
     assert Path(_run(where, tmp_path, env).strip()).is_relative_to(site_dir)
+    # the bundled strategies and reports live in the trixsim namespace, not at top level
+    namespaced = ("import importlib.util as u, trixsim.strategies.heuristic, trixsim.reports."
+                  "report; print(u.find_spec('strategies'), u.find_spec('reports'))")
+    assert _run([py, "-I", "-c", namespaced], tmp_path, env).split() == ["None", "None"]
+    assert not (site_dir / "strategies").exists() and not (site_dir / "reports").exists()
     _run([cli, "run", "-n", "20", "-j", "1", "-q", "-o", tmp_path / "r1"], tmp_path, env)
 
     _run([*pip, "-e", "."], checkout, env)

@@ -51,7 +51,7 @@ def fake_entry_point(monkeypatch: pytest.MonkeyPatch, on_path: None) -> None:
 
 def test_bundled_by_name_is_discovered_from_the_package() -> None:
     s = load_strategy("random")
-    assert type(s).__module__ == "strategies.random_bot"
+    assert type(s).__module__ == "trixsim.strategies.random_bot"
     assert s.name == "random" and s.spec == "random"
     assert "random" in names()
     assert all(i.error is None for i in available() if i.source == "bundled")
@@ -223,7 +223,7 @@ def test_broken_bundled_module_is_reported_not_fatal(monkeypatch: pytest.MonkeyP
 def test_strategies_command_lists_names_descriptions_and_params() -> None:
     result = CliRunner().invoke(cli, ["strategies"])
     assert result.exit_code == 0, result.output
-    assert "random  [bundled: strategies.random_bot:RandomStrategy]" in result.output
+    assert "random  [bundled: trixsim.strategies.random_bot:RandomStrategy]" in result.output
     assert "uniform random among the legal actions" in result.output
     for name, cls in loading.bundled().items():
         assert f"{name}  [bundled" in result.output

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from trixsim.reports.aggregate import aggregate
+from trixsim.reports.plots import colour
+from trixsim.reports.tables import RunReadError, batches, open_run
 
-from reports.aggregate import aggregate
-from reports.plots import colour
-from reports.tables import RunReadError, batches, open_run
 from trixsim.cli import cli
 from trixsim.commands import report as report_cmd
 from trixsim.runner import RunConfig, run

@@ -6,8 +6,7 @@ import math
 
 import numpy as np
 import pytest
-
-from reports.stats import SPRT, Z95, deal_differences, estimate, moments_ci, wilson
+from trixsim.reports.stats import SPRT, Z95, deal_differences, estimate, moments_ci, wilson
 
 
 def test_estimate_matches_hand_computation() -> None:

@@ -40,7 +40,7 @@ from trixsim.engine.observation import FIELDS
 from trixsim.strategy import Param, Strategy
 
 ENTRY_POINT_GROUP = "trixsim.strategies"
-BUNDLED_PACKAGE = "strategies"
+BUNDLED_PACKAGE = "trixsim.strategies"
 METHODS = ("pick", "declare", "play", "place")
 
 

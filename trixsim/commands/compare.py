@@ -12,13 +12,13 @@ from pathlib import Path
 import click
 import numpy as np
 
-from reports import compare as compare_lib
-from reports.report import ReportError, write_report
-from reports.stats import SPRT
-from reports.tables import RunReadError
 from trixsim.commands import interrupted, write_failed
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 from trixsim.loading import StrategyLoadError, load_strategy, split_specs
+from trixsim.reports import compare as compare_lib
+from trixsim.reports.report import ReportError, write_report
+from trixsim.reports.stats import SPRT
+from trixsim.reports.tables import RunReadError
 from trixsim.runner import RunError, RunFolderError
 from trixsim.sim import StrategyError
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from reports.report import ReportError, write_report
-from reports.tables import RunDamagedError, RunReadError, open_run
 from trixsim.commands import write_failed
 from trixsim.loading import split_specs
+from trixsim.reports.report import ReportError, write_report
+from trixsim.reports.tables import RunDamagedError, RunReadError, open_run
 
 
 def register(group: click.Group) -> None:
