@@ -70,7 +70,7 @@ def check_state(st: GameState, legal: np.ndarray, actions: np.ndarray) -> None:
         assert st.totals[g].max() <= 1000
         if ph == PICK:
             assert played[g] == 0 and (sizes[g] == 8).all()
-            want = rng.deal(int(st.seed[g]), st.game_id[g:g + 1], st.contract_no[g:g + 1])[0]
+            want = rng.deal(st.run_seed, st.game_id[g:g + 1], st.contract_no[g:g + 1])[0]
             assert np.array_equal(h[g], want.astype(np.int64)), "deal is not the pure function"
             assert legal[g] != 0 and legal[g] & ~(~st.used[g, st.picker[g]] & 0x7F) == 0
             pick = st.contract_no[g] // 4 + 1

@@ -51,6 +51,7 @@ from trixsim.engine import (
     observe,
     step,
 )
+from trixsim.engine.chance import Chance
 from trixsim.engine.observation import FIELDS
 from trixsim.engine.rules import add_points
 from trixsim.loading import StrategyLoadError, build, bundled, check_class, load_strategy
@@ -541,7 +542,7 @@ def _hidden_variant(st: GameState, keep: np.ndarray, rng: np.random.Generator) -
 def _seed_variant(st: GameState) -> GameState:
     """A copy played from another run seed (deals to come would differ, nothing seen now)."""
     out = st.copy()
-    out.seed[:] = out.seed ^ 0x5DEECE66D
+    out.chance = Chance(out.chance.seed ^ 0x5DEECE66D)
     return out
 
 

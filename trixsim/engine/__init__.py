@@ -1,5 +1,6 @@
 """The rules engine: a state machine over a batch of games (see rules.py)."""
 
+from trixsim.engine.chance import Chance
 from trixsim.engine.observation import Observation, observe
 from trixsim.engine.rules import (
     IllegalActionError,
@@ -12,6 +13,7 @@ from trixsim.engine.rules import (
 from trixsim.engine.state import GameState
 
 __all__ = [
-    "GameState", "IllegalActionError", "Observation", "init", "legal_action_mask", "observe",
+    "Chance", "GameState", "IllegalActionError", "Observation", "init", "legal_action_mask",
+    "observe",
     "pick_number", "placeable", "step",
 ]

@@ -1,7 +1,7 @@
 """Per-seat observations: exactly what docs/rules.md §12 lets a player know, nothing more.
 
-An Observation keeps a private copy of the state rows of its games with the hidden parts
-scrubbed (other seats' hands, and the run seed from which deals could be recomputed), and
+An Observation keeps a private copy of the state rows of its games with the hidden part
+scrubbed (other seats' hands; the seed is not in the state at all: see ``chance``), and
 no reference to the state, so other seats' hidden cards cannot be reached from it.
 Fields are read-only views of that copy, made on first use.
 """
@@ -17,7 +17,6 @@ from trixsim import rng
 from trixsim.engine.state import COL, GameState
 
 _H = COL["hands"]
-_SEED = COL["seed"]
 
 # field name -> (column, width, meaning); every public field of the state
 _PUBLIC: dict[str, tuple[int, int, str]] = {
@@ -181,7 +180,6 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     if "seat" in want:
         out["seat"] = seats
     if fields is None:
-        hands[:] = 0  # the gathered rows must not carry other seats' hands or the seed
-        rows[:, _SEED] = 0
+        hands[:] = 0  # the gathered rows must not carry other seats' hands
         out["_rows"] = rows  # for trixsim.search.world_from: public columns only
     return Observation(out)

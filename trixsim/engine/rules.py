@@ -14,6 +14,7 @@ from numba import njit
 
 from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
 from trixsim.cards import bit_count as popcount
+from trixsim.engine.chance import Chance
 from trixsim.engine.state import COL, FIELDS, GameState, empty
 from trixsim.jitcache import guard
 from trixsim.rng import deal_one, first_picker
@@ -38,7 +39,6 @@ guard(__file__, FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
       (DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX))
 
 # Column offsets of the state rows (compile-time constants in the kernels).
-SEED = COL["seed"]
 GAME_ID = COL["game_id"]
 FIRST_PICKER = COL["first_picker"]
 CONTRACT_NO = COL["contract_no"]
@@ -185,11 +185,26 @@ def legal_action_mask(st: GameState) -> np.ndarray:
     return out
 
 
+_DEALING = DONE + 1
+"""Internal phase: the contract ended and the next deal (a chance event) is due."""
+
+
+@njit(cache=True, inline='always')
+def _deal(S: np.ndarray, g: int, seed: int, deals: np.ndarray) -> None:
+    """The chance event: the next contract's deal, imposed or from (seed, game, contract)."""
+    cn = S[g, CONTRACT_NO]
+    if deals.shape[0] > 0 and deals[g, cn, 0] >= 0:
+        for s in range(4):
+            S[g, HANDS + s] = deals[g, cn, s]
+    else:
+        deal_one(seed, S[g, GAME_ID], cn, S[g, HANDS:HANDS + 4])
+    start_contract(S, g)
+
+
 @njit(cache=True)
 def start_contract(S: np.ndarray, g: int) -> None:
-    """Deal a fresh contract (§2) and wait for its picker (§3)."""
+    """Start a freshly dealt contract (§2) and wait for its picker (§3)."""
     cn = S[g, CONTRACT_NO]
-    deal_one(S[g, SEED], S[g, GAME_ID], cn, S[g, HANDS:HANDS + 4])
     pk = (S[g, FIRST_PICKER] + cn) % 4
     S[g, PICKER] = pk
     S[g, TURN] = pk
@@ -216,27 +231,31 @@ def start_contract(S: np.ndarray, g: int) -> None:
 
 
 @njit(cache=True)
-def _init_many(S: np.ndarray, draw_first: bool) -> None:
+def _init_many(S: np.ndarray, draw_first: bool, seed: int, deals: np.ndarray) -> None:
     for g in range(S.shape[0]):
         if draw_first:
-            S[g, FIRST_PICKER] = first_picker(S[g, SEED], S[g, GAME_ID])
-        start_contract(S, g)
+            S[g, FIRST_PICKER] = first_picker(seed, S[g, GAME_ID])
+        _deal(S, g, seed, deals)
 
 
-def init(seed: int, game_ids: np.ndarray | list[int] | range,
+def init(seed: int | Chance, game_ids: np.ndarray | list[int] | range,
          first_pickers: np.ndarray | list[int] | None = None) -> GameState:
     """New games with the given global indices, dealt and waiting for the first pick.
 
-    The first picker is drawn at random from (seed, game index) unless ``first_pickers``
+    ``seed`` is the chance source (a seed, or a ``Chance`` that may impose deals). The
+    first picker is drawn at random from (seed, game index) unless ``first_pickers``
     imposes it (a replayed record, a table where the seats drew in person).
     """
-    st = empty(seed, np.asarray(game_ids, dtype=np.int64))
+    chance = seed if isinstance(seed, Chance) else Chance(int(seed))
+    st = empty(chance, np.asarray(game_ids, dtype=np.int64))
+    if len(chance.deals) not in (0, st.batch_size):
+        raise ValueError("imposed deals must cover every game of the batch")
     if first_pickers is not None:
         fp = np.asarray(first_pickers, dtype=np.int64)
         if fp.shape != (st.batch_size,) or ((fp < 0) | (fp > 3)).any():
             raise ValueError("first_pickers must hold one seat (0-3) per game")
         st.first_picker[:] = fp
-    _init_many(st.data, first_pickers is None)
+    _init_many(st.data, first_pickers is None, chance.seed, chance.deals)
     return st
 
 
@@ -250,7 +269,7 @@ def _is_legal(S: np.ndarray, g: int, a: int, lm: int) -> bool:
 
 @njit(cache=True)
 def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
-               legal_out: np.ndarray) -> np.ndarray:
+               legal_out: np.ndarray, seed: int, deals: np.ndarray) -> np.ndarray:
     """Check every action, then apply them all and write the new legal masks.
 
     Returns the illegal games; if there are any, nothing is applied.
@@ -270,6 +289,8 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE:
             step_one(S, g, actions[g])
+            if S[g, PHASE] == _DEALING:
+                _deal(S, g, seed, deals)
             legal_out[g] = legal_one(S, g)
         else:
             legal_out[g] = 0
@@ -291,7 +312,8 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) ->
     if legal is None:
         legal = legal_action_mask(st)
     out = np.empty(st.batch_size, dtype=np.uint32)
-    bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=np.uint32), out)
+    bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=np.uint32), out,
+                     st.chance.seed, st.chance.deals)
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(
@@ -515,4 +537,4 @@ def _finish_contract(S: np.ndarray, g: int) -> None:
     if over or ends_game(0, S[g, CONTRACT_NO]) or S[g, STOP_AFTER] != 0:
         S[g, PHASE] = DONE
     else:
-        start_contract(S, g)
+        S[g, PHASE] = _DEALING

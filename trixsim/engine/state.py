@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from trixsim.engine.chance import Chance
+
 FIELDS: tuple[tuple[str, int, int, str], ...] = (
     # name, width, initial value, meaning
     # hot fields first: a trick step touches the first three cache lines of a row
@@ -47,7 +49,6 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
     ("trick_log", 8, -1, "completed tricks this contract: leader | cards in play order << "
                          "8, 16, 24, 32; -1 not yet played"),
     ("stop_after", 1, 0, "search: 1 ends the game when the current contract ends (no deal)"),
-    ("seed", 1, 0, "the run seed"),
     ("game_id", 1, 0, "global game index, the key of all randomness"),
 )
 
@@ -74,12 +75,13 @@ class GameState:
     or derivable from public events.
     """
 
-    __slots__ = ("data",)
+    __slots__ = ("chance", "data")
 
-    def __init__(self, data: np.ndarray) -> None:
+    def __init__(self, data: np.ndarray, chance: Chance | None = None) -> None:
         if data.ndim != 2 or data.shape[1] != WIDTH or data.dtype != np.int64:
             raise ValueError("state data must be a (B, WIDTH) int64 array")
         self.data = data
+        self.chance = chance if chance is not None else Chance()
 
     @property
     def batch_size(self) -> int:
@@ -88,26 +90,25 @@ class GameState:
 
     @property
     def run_seed(self) -> int:
-        """The run seed as a Python int."""
-        return int(self.data[0, COL["seed"]]) if self.batch_size else 0
+        """The seed of the batch's chance source (never in ``data``)."""
+        return self.chance.seed
 
     def copy(self) -> GameState:
-        """A deep copy."""
-        return GameState(self.data.copy())
+        """A deep copy (the chance source is immutable and shared)."""
+        return GameState(self.data.copy(), self.chance)
 
     def take(self, idx: np.ndarray) -> GameState:
         """A new state holding only the games at ``idx``."""
-        return GameState(np.ascontiguousarray(self.data[idx]))
+        return GameState(np.ascontiguousarray(self.data[idx]), self.chance.take(idx))
 
 
 for _name, _width, _init, _doc in FIELDS:
     setattr(GameState, _name, _field(_name, _width, _doc))
 
 
-def empty(seed: int, game_ids: np.ndarray) -> GameState:
+def empty(chance: Chance, game_ids: np.ndarray) -> GameState:
     """Initial rows for the given games (no deal yet); see ``rules.init``."""
     gid = np.asarray(game_ids, dtype=np.int64)
     data = np.tile(_INIT_ROW, (len(gid), 1))
-    data[:, COL["seed"]] = seed
     data[:, COL["game_id"]] = gid
-    return GameState(data)
+    return GameState(data, chance)
