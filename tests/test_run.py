@@ -96,7 +96,6 @@ def test_outcome_columns_match_the_engine() -> None:
             for g in np.flatnonzero(st.phase == 1):  # DECLARE
                 seen.append((int(st.game_id[g]), int(st.contract_no[g]) + 1,
                              bool(actions[g] == 1)))
-            super().before_step(st, actions, legal)
 
     log = Watch(40)
     play_batch(load_seats("random"), 8, range(40), observer=log)
@@ -271,7 +270,6 @@ def test_different_strategies_get_the_same_deals() -> None:
             for g in np.flatnonzero(st.phase == 0):  # PICK: the hands are the fresh deal
                 self.deals[(int(st.game_id[g]), int(st.contract_no[g]))] = [
                     int(h) for h in st.hands[g]]
-            super().before_step(st, actions, legal)
 
     seen = []
     for specs in ("random", "heuristic", "heuristic-nodeclare,random,heuristic,random"):

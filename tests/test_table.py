@@ -68,3 +68,27 @@ def test_illegal_action_is_refused_and_nothing_changes() -> None:
     with pytest.raises(IllegalActionError):
         table.act(wrong)
     assert np.array_equal(before, table.state.data)
+
+
+def test_the_table_keeps_what_happened_filtered_per_seat() -> None:
+    """The history is the events of the game; each seat sees its own hand in the deals
+    and everything else; totals in the last contract end match the table's."""
+    from trixsim.engine.events import ContractEnd, Deal, GameEnd
+
+    table = Table(7, first_picker=2)
+    table.play_bots({s: Strategy() for s in range(4)})
+    assert table.over
+    deals = [e for e in table.history if isinstance(e, Deal)]
+    ends = [e for e in table.history if isinstance(e, ContractEnd)]
+    assert len(deals) == len(ends) and deals[0].picker == 2
+    assert list(ends[-1].totals) == table.totals
+    assert isinstance(table.history[-1], GameEnd)
+    for seat in range(4):
+        mine = table.history_for(seat)
+        assert len(mine) == len(table.history)
+        for e, full in zip(mine, table.history, strict=True):
+            if isinstance(e, Deal):
+                assert e.hands[seat] == full.hands[seat]
+                assert all(h == 0 for s, h in enumerate(e.hands) if s != seat)
+            else:
+                assert e == full

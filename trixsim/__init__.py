@@ -15,6 +15,11 @@ import sys
 
 __version__ = "0.1.0"
 
+_CACHE = "numba-2"
+"""The kernel cache folder's name. numba keys its cache on a kernel's file, not on its
+module's name, and a cached kernel refers to its module by name: bump this when a module
+with cached kernels is renamed or moved (2: strategies became trixsim.strategies)."""
+
 
 def _usable_dir(path: str) -> bool:
     """Whether ``path`` exists (created if need be) and this process can write in it."""
@@ -51,7 +56,7 @@ def _temp_cache_dir() -> str:
         st = os.lstat(base)
         owned = not hasattr(os, "getuid") or st.st_uid == os.getuid()
         if owned and os.path.isdir(base) and not os.path.islink(base) and not st.st_mode & 0o022:
-            path = os.path.join(base, "numba")
+            path = os.path.join(base, _CACHE)
             if _usable_dir(path):
                 return path
     except OSError:
@@ -63,7 +68,7 @@ def _default_cache_dir() -> str:
     """``$XDG_CACHE_HOME/trixsim/numba`` (or ``~/.cache/...``), else a per-user temp folder."""
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     root = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(root, "trixsim", "numba")
+    path = os.path.join(root, "trixsim", _CACHE)
     return path if _usable_dir(path) else _temp_cache_dir()
 
 

@@ -43,14 +43,17 @@ class Game(Protocol):
     n_actions: int
     decisions: tuple[Decision, ...]
 
-    def init(self, seed: int, game_ids: Any, first_pickers: Any = None) -> Any:
-        """A batch of new games, one per game id, dealt from the seed."""
+    def init(self, seed: Any, game_ids: Any, first_pickers: Any = None,
+             events: Any = None) -> Any:
+        """A batch of new games, one per game id, dealt by the chance source (a seed or
+        one imposing deals); the deals are reported to ``events`` if given."""
 
     def legal_action_mask(self, state: Any) -> ActionMask:
         """Per game, the legal actions of the seat to act (0 once a game is over)."""
 
-    def step(self, state: Any, actions: np.ndarray) -> ActionMask:
-        """Apply one action per game in place and return the new legal masks."""
+    def step(self, state: Any, actions: np.ndarray, events: Any = None) -> ActionMask:
+        """Apply one action per game in place and return the new legal masks; what
+        happened is reported to ``events`` if given (nothing is made otherwise)."""
 
     def decision(self, state: Any) -> np.ndarray:
         """Per game, the decision id the seat to act must take, or -1 once over."""

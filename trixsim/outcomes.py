@@ -1,8 +1,8 @@
 """Per-contract and per-game outcome tables, collected while games are played.
 
-``OutcomeLog`` is an engine observer: it notes each pick and declaration as it happens
-(one compiled pass over the batch per step) and emits one row per finished contract, with
-the engine's summary of that contract (tricks, K♥ taker, trix exits). Tables are pyarrow
+``OutcomeLog`` reads the engine's events (``trixsim.engine.events``), one compiled pass
+per step: a deal notes the hands, a pick opens a contract, declarations, tricks and trix
+exits fill it in, and its end writes one row into preallocated arrays. Tables are pyarrow
 Tables with compact types: small integers and dictionary-encoded strings.
 """
 
@@ -14,9 +14,10 @@ from numba import njit
 
 from trixsim.cards import KH_MASK, bit_count
 from trixsim.engine import GameState
-from trixsim.engine.rules import multiplier, pick_number, winners_losers
+from trixsim.engine.events import CONTRACT_END, DEAL, DECLARE, OUT, PICK, TRICK
+from trixsim.engine.rules import multiplier, winners_losers
 from trixsim.jitcache import guard
-from trixsim.types import CONTRACT_NAMES, DECLARE, PICK
+from trixsim.types import CONTRACT_NAMES
 
 CONTRACT_COLUMNS: dict[str, str] = {
     "game": "game (deal) index: the deals depend only on the seed, this index and number",
@@ -50,103 +51,96 @@ GAME_COLUMNS: dict[str, str] = {
     "loser_0..loser_3": "seat had the highest final total (ties: all of them)",
 }
 
-# _note compiles in the constants and the multiplier rule it imports: refresh its cache
-guard(__file__, PICK, DECLARE, KH_MASK, multiplier.py_func.__code__.co_code)
-
-
-class OutcomeLog:
-    """Collect one row per finished contract for a batch (an engine Observer)."""
-
-    def __init__(self, batch: int, lineup: int = 0) -> None:
-        self.lineup = lineup
-        self._contract = np.full(batch, -1, dtype=np.int64)
-        self._declared = np.zeros(batch, dtype=np.bool_)
-        self._holder = np.full(batch, -1, dtype=np.int64)
-        self._hearts = np.zeros(batch, dtype=np.int64)
-        self._picker = np.full(batch, -1, dtype=np.int64)
-        self._pick = np.zeros(batch, dtype=np.int64)
-        self._mult = np.zeros(batch, dtype=np.int64)
-        self._forced = np.zeros(batch, dtype=np.bool_)
-        self._hand = np.zeros(batch, dtype=np.int64)
-        self._before = np.zeros(batch, dtype=np.int64)
-        self._rows: list[dict[str, np.ndarray]] = []
-
-    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
-        """Note picks (the deal's K♥ holder, the picker's hand, whether the pick was
-        forced) and declarations about to be applied."""
-        _note(st.phase, st.turn, st.hands, pick_number(st), actions, legal, self._contract,
-              self._holder, self._hearts, self._declared, self._picker, self._pick,
-              self._mult, self._forced, self._hand)
-        self._before = st.contract_no.copy()
-
-    def after_step(self, st: GameState) -> None:
-        """Emit rows for the contracts that the step finished."""
-        done = np.flatnonzero(st.contract_no != self._before)
-        if not done.size:
-            return
-        fin_out = st.fin_out[done]
-        self._rows.append({
-            "game": st.game_id[done].copy(),
-            "number": st.contract_no[done].copy(),
-            "picker": self._picker[done],
-            "pick": self._pick[done],
-            "contract": self._contract[done],
-            "multiplier": self._mult[done],
-            "forced": self._forced[done],
-            "picker_hand": self._hand[done],
-            "kh_holder": self._holder[done],
-            "kh_holder_hearts": self._hearts[done],
-            "declared": self._declared[done],
-            "kh_taker": st.fin_kh_taker[done].copy(),
-            "tricks_played": st.fin_tricks_played[done].copy(),
-            "tricks": st.fin_tricks[done].copy(),
-            "points": st.points[done].copy(),
-            "totals": st.totals[done].copy(),
-            "trix_first": fin_out[:, 0].copy(),
-            "trix_second": fin_out[:, 1].copy(),
-        })
-
-    def contracts(self) -> pa.Table:
-        """The per-contract table, sorted by game and contract number."""
-        if not self._rows:
-            return contracts_table({k: np.zeros((0, 4) if k in _QUADS else 0, dtype=np.int64)
-                                    for k in _CONTRACT_KEYS}, self.lineup)
-        cols = {k: np.concatenate([r[k] for r in self._rows]) for k in _CONTRACT_KEYS}
-        order = np.lexsort((cols["number"], cols["game"]))
-        return contracts_table({k: v[order] for k, v in cols.items()}, self.lineup)
-
+# _consume compiles in the event kinds and the rules it calls: refresh its cache
+guard(__file__, KH_MASK, DEAL, PICK, DECLARE, TRICK, OUT, CONTRACT_END,
+      multiplier.py_func.__code__.co_code)
 
 _QUADS = ("tricks", "points", "totals")
 _CONTRACT_KEYS = ("game", "number", "picker", "pick", "contract", "multiplier", "forced",
                   "picker_hand", "kh_holder", "kh_holder_hearts", "declared", "kh_taker",
                   "tricks_played", "tricks", "points", "totals", "trix_first", "trix_second")
+_SCALARS = ("picker", "pick", "contract", "multiplier", "forced", "picker_hand", "kh_holder",
+            "kh_holder_hearts", "declared", "kh_taker", "tricks_played", "trix_first",
+            "trix_second")
+
+
+class OutcomeLog:
+    """Collect one row per finished contract for a batch, from the engine's events."""
+
+    wants_events = True
+
+    def __init__(self, batch: int, lineup: int = 0) -> None:
+        self.lineup = lineup
+        self._deal = np.zeros((batch, 4), dtype=np.int64)  # hands as dealt, per game
+        self._open = np.zeros((batch, len(_SCALARS)), dtype=np.int64)  # the open contract
+        self._tricks = np.zeros((batch, 4), dtype=np.int64)
+        cap = batch * 28
+        self._rows = np.zeros((cap, len(_SCALARS) + 2), dtype=np.int64)  # + game, number
+        self._quads = np.zeros((cap, 3, 4), dtype=np.int64)
+        self._n = np.zeros(1, dtype=np.int64)
+
+    def events(self, st: GameState, rows: np.ndarray) -> None:
+        """Fold in the events of one ``init`` or ``step`` (one compiled pass)."""
+        _consume(rows, st.game_id, self._deal, self._open, self._tricks, self._rows,
+                 self._quads, self._n)
+
+    def contracts(self) -> pa.Table:
+        """The per-contract table, sorted by game and contract number."""
+        n = int(self._n[0])
+        rows, quads = self._rows[:n], self._quads[:n]
+        order = np.lexsort((rows[:, 1], rows[:, 0]))
+        rows, quads = rows[order], quads[order]
+        cols = {"game": rows[:, 0], "number": rows[:, 1]}
+        cols.update({k: rows[:, 2 + i] for i, k in enumerate(_SCALARS)})
+        cols.update({k: quads[:, i] for i, k in enumerate(_QUADS)})
+        return contracts_table(cols, self.lineup)
+
+
+_PICKER, _PICK, _CONTRACT, _MULT, _FORCED, _HAND, _HOLDER, _HEARTS, _DECLARED, _KH_TAKER, \
+    _PLAYED, _OUT1, _OUT2 = range(len(_SCALARS))
 
 
 @njit(cache=True)
-def _note(phase: np.ndarray, turn: np.ndarray, hands: np.ndarray, pick_no: np.ndarray,
-          actions: np.ndarray, legal: np.ndarray, contract: np.ndarray, holder: np.ndarray,
-          hearts: np.ndarray, declared: np.ndarray, picker: np.ndarray, pick: np.ndarray,
-          mult: np.ndarray, forced: np.ndarray, hand: np.ndarray) -> None:
-    """One pass over the batch: remember each pick (who, which, the pick number, the
-    picker's multiplier and hand, whether it was the only choice), the K♥ holder and
-    each declaration."""
-    for g in range(phase.shape[0]):
-        if phase[g] == PICK:
-            t = turn[g]
-            contract[g] = actions[g]
-            picker[g] = t
-            pick[g] = pick_no[g]
-            mult[g] = multiplier(actions[g], pick_no[g])
-            hand[g] = hands[g, t]
-            lm = np.int64(legal[g])
-            forced[g] = lm != 0 and (lm & (lm - 1)) == 0
-            declared[g] = False
+def _consume(ev: np.ndarray, game_id: np.ndarray, deal: np.ndarray, open_: np.ndarray,
+             tricks: np.ndarray, rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
+    """Events to contract rows: a deal notes the hands (and the K♥ holder), a pick opens
+    the contract, declarations, tricks and trix exits fill it in, its end writes the row."""
+    for e in range(ev.shape[0]):
+        g, kind, seat = ev[e, 0], ev[e, 1], ev[e, 2]
+        if kind == DEAL:
             for s in range(4):
-                if hands[g, s] & KH_MASK:
-                    holder[g] = s
-                    hearts[g] = bit_count(hands[g, s] & 0xFF)
-        elif phase[g] == DECLARE and actions[g] == 1:
-            declared[g] = True
+                deal[g, s] = ev[e, 4 + s]
+        elif kind == PICK:
+            o = open_[g]
+            o[_PICKER], o[_CONTRACT], o[_PICK], o[_FORCED] = seat, ev[e, 4], ev[e, 5], ev[e, 6]
+            o[_MULT] = multiplier(ev[e, 4], ev[e, 5])
+            o[_HAND] = deal[g, seat]
+            o[_DECLARED], o[_KH_TAKER], o[_PLAYED], o[_OUT1], o[_OUT2] = 0, -1, 0, -1, -1
+            for s in range(4):
+                tricks[g, s] = 0
+                if deal[g, s] & KH_MASK:
+                    o[_HOLDER] = s
+                    o[_HEARTS] = bit_count(deal[g, s] & 0xFF)
+        elif kind == DECLARE:
+            open_[g, _DECLARED] = ev[e, 4]
+        elif kind == TRICK:
+            tricks[g, seat] += 1
+            open_[g, _PLAYED] += 1
+            for k in range(4):
+                if (np.int64(1) << ev[e, 4 + k]) & KH_MASK:
+                    open_[g, _KH_TAKER] = seat
+        elif kind == OUT:
+            open_[g, _OUT1 if ev[e, 4] == 1 else _OUT2] = seat
+        elif kind == CONTRACT_END:
+            r = n[0]
+            rows[r, 0] = game_id[g]
+            rows[r, 1] = ev[e, 3] + 1
+            rows[r, 2:] = open_[g]
+            for s in range(4):
+                quads[r, 0, s] = tricks[g, s]
+                quads[r, 1, s] = ev[e, 4 + s]
+                quads[r, 2, s] = ev[e, 8 + s]
+            n[0] = r + 1
 
 
 def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:

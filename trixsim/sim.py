@@ -20,6 +20,7 @@ from trixsim.engine import (
     observe,
     step,
 )
+from trixsim.engine.events import EventLog
 from trixsim.engine.rules import add_points
 from trixsim.game import mask_actions
 from trixsim.games.trix import GAME
@@ -42,13 +43,15 @@ class IntegrityError(StrategyError):
 
 
 class Observer(Protocol):
-    """Watches a batch being played (used by game records and outcome tables)."""
+    """Watches a batch being played: game records and outcome tables read its events.
 
-    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
-        """Called with the state, the actions about to be applied and their legal masks."""
+    ``events(st, rows)`` receives the raw event rows of ``init`` and of every step
+    (``trixsim.engine.events``). An observer may also define ``before_step(st, actions,
+    legal)`` and ``after_step(st)`` to watch decisions (tests do).
+    """
 
-    def after_step(self, st: GameState) -> None:
-        """Called after the actions were applied."""
+    def events(self, st: GameState, rows: np.ndarray) -> None:
+        """Called with the events of ``init`` and then of every step."""
 
 
 def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarray,
@@ -181,17 +184,22 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
     """Play complete games (seat s is played by strategies[s]) and return the final state."""
     if len(strategies) != 4:
         raise ValueError("exactly four strategies are needed, one per seat")
-    st = init(seed, np.asarray(game_ids, dtype=np.int64))
+    log = EventLog() if hasattr(observer, "events") else None
+    before = getattr(observer, "before_step", None)
+    after = getattr(observer, "after_step", None)
+    st = init(seed, np.asarray(game_ids, dtype=np.int64), events=log)
+    if log is not None:
+        observer.events(st, log.rows)  # type: ignore[union-attr]
     legal = legal_action_mask(st)
     account = st.totals.copy()  # the loop's own account of the totals, to audit the state's
     counted = st.contract_no.copy()  # contracts already in that account
     live = True
     while live:
         actions = decide(st, strategies, legal)
-        if observer is not None:
-            observer.before_step(st, actions, legal)
+        if before is not None:
+            before(st, actions, legal)
         try:
-            legal = step(st, actions, legal)
+            legal = step(st, actions, legal, events=log)
         except IllegalActionError as exc:
             raise _blame(st, strategies, actions, legal, exc) from None
         bad, live = _audit(st.phase, counted, st.contract_no, st.points, st.totals, account)
@@ -203,8 +211,10 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
                 f"previous totals plus the contracts' points with the 1000 rule "
                 f"({account[bad].tolist()}): the game state was changed outside the rules "
                 f"(strategies: {', '.join(s.label for s in strategies)})")
-        if observer is not None:
-            observer.after_step(st)
+        if log is not None:
+            observer.events(st, log.rows)  # type: ignore[union-attr]
+        if after is not None:
+            after(st)
     return st
 
 

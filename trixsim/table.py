@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from trixsim.engine import GameState
+from trixsim.engine.events import Event, EventLog, decode, visible_to
 from trixsim.engine.observation import Observation
 from trixsim.game import Action, Game, Seat, mask_actions
 from trixsim.games.trix import GAME
@@ -28,7 +29,9 @@ class Table:
                  game: Game = GAME) -> None:
         fp = None if first_picker is None else [first_picker]
         self.game = game
-        self.state: GameState = game.init(seed, [game_id], first_pickers=fp)
+        self._log = EventLog()
+        self.state: GameState = game.init(seed, [game_id], first_pickers=fp, events=self._log)
+        self.history: list[Event] = decode(self._log.rows, self.state.game_id)
         self._legal = game.legal_action_mask(self.state)
 
     @property
@@ -65,7 +68,14 @@ class Table:
 
     def act(self, action: Action) -> None:
         """Apply the acting seat's action; IllegalActionError if the rules forbid it."""
-        self._legal = self.game.step(self.state, np.array([action], dtype=np.int64))
+        self._legal = self.game.step(self.state, np.array([action], dtype=np.int64),
+                                     events=self._log)
+        self.history += decode(self._log.rows, self.state.game_id)
+
+    def history_for(self, seat: Seat) -> list[Event]:
+        """Everything that happened, as ``seat`` may see it (other hands hidden): what a
+        table sends a player who joins or comes back."""
+        return [visible_to(e, seat) for e in self.history]
 
     def play_bots(self, bots: Mapping[int, Strategy]) -> None:
         """Let the bots at the seats in ``bots`` act until another seat must decide.

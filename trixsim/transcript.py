@@ -21,7 +21,18 @@ import numpy as np
 
 from trixsim.cards import SUITS, card_name, cards_of, mask_of, parse_card
 from trixsim.engine import GameState, init, legal_action_mask, step
-from trixsim.engine.rules import pick_number, winners_losers
+from trixsim.engine.events import (
+    Card,
+    ContractEnd,
+    Deal,
+    Declare,
+    Event,
+    Pass,
+    Pick,
+    Place,
+    decode,
+)
+from trixsim.engine.rules import winners_losers
 from trixsim.games.trix import GAME
 from trixsim.types import (
     CONTRACT_BY_NAME,
@@ -30,9 +41,6 @@ from trixsim.types import (
     DONE,
     GENERAL,
     PASS,
-    PICK,
-    PLACE,
-    PLAY,
     RAY,
     TRIX,
 )
@@ -122,20 +130,18 @@ def result_seats(totals: list[int]) -> tuple[list[int], list[int]]:
 # --- recording -------------------------------------------------------------------------
 
 class Recorder:
-    """Engine observer that builds a ``GameRecord`` for every game of a batch.
-
-    ``before_step`` reads the decision each game is about to take and its checked action
-    (a pick opens a contract with the hands as dealt; a declaration, a card, a trix move
-    are appended); ``after_step`` closes a contract when ``contract_no`` has moved on,
-    taking its points and totals from the state. ``records(st)`` returns the games.
-    """
+    """Engine observer that builds a ``GameRecord`` for every game of a batch from the
+    engine's events: a deal keeps the hands, a pick opens a contract with them, a
+    declaration, a card or a trix move is appended, a contract's end closes it with its
+    points and totals. ``records(st)`` returns the games."""
 
     def __init__(self, seed: int | None, strategies: list[str]) -> None:
         self.seed = seed
         self.strategies = list(strategies)
         self._games: list[GameRecord] = []
         self._open: list[ContractRecord | None] = []
-        self._cn_before = np.zeros(0, dtype=np.int64)
+        self._dealt: list[tuple[int, ...]] = []
+        self._where: dict[int, int] = {}
 
     def _ensure(self, st: GameState) -> None:
         if not self._games:
@@ -143,45 +149,38 @@ class Recorder:
             self._games = [GameRecord(gid[g], self.seed, self.strategies, fp[g])
                            for g in range(st.batch_size)]
             self._open = [None] * st.batch_size
+            self._dealt = [()] * st.batch_size
+            self._where = {g: k for k, g in enumerate(gid)}
 
-    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
-        """Note each live game's decision and action before the engine applies it."""
+    def events(self, st: GameState, rows: np.ndarray) -> None:
+        """Fold in the events of one ``init`` or ``step``."""
         self._ensure(st)
-        self._cn_before = st.contract_no.copy()
-        phase = st.phase
-        live = np.flatnonzero(phase != DONE)
-        ph, turn, act = phase[live].tolist(), st.turn[live].tolist(), actions[live].tolist()
-        for k, g in enumerate(live.tolist()):
-            p, a = ph[k], act[k]
-            if p == PICK:
-                cn = int(st.contract_no[g])
+        for e in decode(rows, st.game_id):
+            g = self._where[e.game]
+            if isinstance(e, Deal):
+                self._dealt[g] = e.hands
+            elif isinstance(e, Pick):
+                trix = e.choice == TRIX
                 self._open[g] = ContractRecord(
-                    number=cn + 1, picker=int(st.picker[g]), pick=int(pick_number(st, g)),
-                    contract=a,
-                    hands=[cards_of(h) for h in st.hands[g].tolist()],
-                    ray_declared=None if a == TRIX else False,
-                    tricks=None if a == TRIX else [], moves=[] if a == TRIX else None)
-                continue
-            rec = self._open[g]
-            assert rec is not None
-            if p == DECLARE:
-                rec.ray_declared = a == 1
-            elif p == PLAY:
-                assert rec.tricks is not None
-                if st.trick_n[g] == 0:
-                    rec.tricks.append((turn[k], []))
-                rec.tricks[-1][1].append(a)
-            elif p == PLACE:
-                assert rec.moves is not None
-                rec.moves.append((turn[k], None if a == PASS else a))
+                    number=e.contract + 1, picker=e.seat, pick=e.pick, contract=e.choice,
+                    hands=[cards_of(h) for h in self._dealt[g]],
+                    ray_declared=None if trix else False, tricks=None if trix else [],
+                    moves=[] if trix else None)
+            else:
+                self._fold(g, e)
 
-    def after_step(self, st: GameState) -> None:
-        """Close the contracts that the step just finished."""
-        for g in np.flatnonzero(st.contract_no > self._cn_before).tolist():
-            rec = self._open[g]
-            assert rec is not None
-            rec.points = [int(v) for v in st.points[g]]
-            rec.totals = [int(v) for v in st.totals[g]]
+    def _fold(self, g: int, e: Event) -> None:
+        rec = self._open[g]
+        if isinstance(e, Declare):
+            rec.ray_declared = e.declared
+        elif isinstance(e, Card):
+            if e.trick == len(rec.tricks):
+                rec.tricks.append((e.seat, []))
+            rec.tricks[-1][1].append(e.card)
+        elif isinstance(e, Place | Pass):
+            rec.moves.append((e.seat, e.card if isinstance(e, Place) else None))
+        elif isinstance(e, ContractEnd):
+            rec.points, rec.totals = list(e.points), list(e.totals)
             self._games[g].contracts.append(rec)
             self._open[g] = None
 

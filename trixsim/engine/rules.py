@@ -15,6 +15,17 @@ from numba import njit
 from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
 from trixsim.cards import bit_count as popcount
 from trixsim.engine.chance import Chance
+from trixsim.engine.events import CARD as EV_CARD
+from trixsim.engine.events import CONTRACT_END as EV_CONTRACT_END
+from trixsim.engine.events import DEAL as EV_DEAL
+from trixsim.engine.events import DECLARE as EV_DECLARE
+from trixsim.engine.events import EV_WIDTH, EventLog
+from trixsim.engine.events import GAME_END as EV_GAME_END
+from trixsim.engine.events import OUT as EV_OUT
+from trixsim.engine.events import PASS as EV_PASS
+from trixsim.engine.events import PICK as EV_PICK
+from trixsim.engine.events import PLACE as EV_PLACE
+from trixsim.engine.events import TRICK as EV_TRICK
 from trixsim.engine.state import COL, FIELDS, GameState, empty
 from trixsim.jitcache import guard
 from trixsim.rng import deal_one, first_picker
@@ -36,7 +47,9 @@ from trixsim.types import (
 
 _TRIX_BIT = 1 << TRIX
 guard(__file__, FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
-      (DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX))
+      (DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX),
+      (EV_WIDTH, EV_DEAL, EV_PICK, EV_DECLARE, EV_CARD, EV_TRICK, EV_PLACE, EV_PASS, EV_OUT,
+       EV_CONTRACT_END, EV_GAME_END))
 
 # Column offsets of the state rows (compile-time constants in the kernels).
 GAME_ID = COL["game_id"]
@@ -64,10 +77,6 @@ LAST_WINNER = COL["last_winner"]
 DECLARED = COL["declared"]
 OUT_FIRST = COL["out_first"]
 OUT_SECOND = COL["out_second"]
-FIN_TRICKS = COL["fin_tricks"]
-FIN_TRICKS_PLAYED = COL["fin_tricks_played"]
-FIN_KH_TAKER = COL["fin_kh_taker"]
-FIN_OUT = COL["fin_out"]
 POINTS = COL["points"]
 VOIDS = COL["voids"]
 TRICK_LOG = COL["trick_log"]
@@ -188,6 +197,69 @@ def legal_action_mask(st: GameState) -> np.ndarray:
 _DEALING = DONE + 1
 """Internal phase: the contract ended and the next deal (a chance event) is due."""
 
+# Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
+# p0..p7]; see trixsim.engine.events for their meaning and readable form.
+NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
+
+
+@njit(cache=True, inline='always')
+def _emit(E: np.ndarray, n: np.ndarray, g: int, kind: int, seat: int, cn: int,
+          p0: int, p1: int, p2: int, p3: int) -> int:
+    """Append an event row (p4..p7 zero); returns its row for more payload."""
+    k = n[0]
+    E[k, 0] = g
+    E[k, 1] = kind
+    E[k, 2] = seat
+    E[k, 3] = cn
+    E[k, 4] = p0
+    E[k, 5] = p1
+    E[k, 6] = p2
+    E[k, 7] = p3
+    for j in range(8, EV_WIDTH):
+        E[k, j] = 0
+    n[0] = k + 1
+    return k
+
+
+@njit(cache=True, inline='always')
+def _emit_deal(S: np.ndarray, g: int, E: np.ndarray, n: np.ndarray) -> None:
+    _emit(E, n, g, EV_DEAL, S[g, PICKER], S[g, CONTRACT_NO], S[g, HANDS], S[g, HANDS + 1],
+          S[g, HANDS + 2], S[g, HANDS + 3])
+
+
+@njit(cache=True, inline='always')
+def _emit_step(S: np.ndarray, g: int, ph: int, t: int, a: int, cn: int, tn: int,
+               out1: int, forced: int, E: np.ndarray, n: np.ndarray) -> None:
+    """The events of one applied action (before the next deal, if one is due)."""
+    if ph == PICK:
+        _emit(E, n, g, EV_PICK, t, cn, a, cn // 4 + 1, forced, 0)
+    elif ph == DECLARE:
+        _emit(E, n, g, EV_DECLARE, t, cn, a, 0, 0, 0)
+    elif ph == PLAY:
+        _emit(E, n, g, EV_CARD, t, cn, a, tn, 0, 0)
+        if S[g, TRICK_NO] != tn:
+            log = np.int64(S[g, TRICK_LOG + tn])
+            k = _emit(E, n, g, EV_TRICK, S[g, LAST_WINNER], cn, (log >> 8) & 0xFF,
+                      (log >> 16) & 0xFF, (log >> 24) & 0xFF, (log >> 32) & 0xFF)
+            E[k, 8] = log & 0xFF
+            E[k, 9] = tn
+    elif a == PASS:
+        _emit(E, n, g, EV_PASS, t, cn, 0, 0, 0, 0)
+    else:
+        _emit(E, n, g, EV_PLACE, t, cn, a, 0, 0, 0)
+        if out1 < 0 and S[g, OUT_FIRST] == t:
+            _emit(E, n, g, EV_OUT, t, cn, 1, 0, 0, 0)
+        elif S[g, OUT_SECOND] == t:
+            _emit(E, n, g, EV_OUT, t, cn, 2, 0, 0, 0)
+    if S[g, CONTRACT_NO] != cn:
+        k = _emit(E, n, g, EV_CONTRACT_END, S[g, PICKER], cn, S[g, POINTS], S[g, POINTS + 1],
+                  S[g, POINTS + 2], S[g, POINTS + 3])
+        for s in range(4):
+            E[k, 8 + s] = S[g, TOTALS + s]
+        if S[g, PHASE] == DONE:
+            _emit(E, n, g, EV_GAME_END, -1, cn, S[g, TOTALS], S[g, TOTALS + 1],
+                  S[g, TOTALS + 2], S[g, TOTALS + 3])
+
 
 @njit(cache=True, inline='always')
 def _deal(S: np.ndarray, g: int, seed: int, deals: np.ndarray) -> None:
@@ -231,15 +303,19 @@ def start_contract(S: np.ndarray, g: int) -> None:
 
 
 @njit(cache=True)
-def _init_many(S: np.ndarray, draw_first: bool, seed: int, deals: np.ndarray) -> None:
+def _init_many(S: np.ndarray, draw_first: bool, seed: int, deals: np.ndarray,
+               E: np.ndarray, n: np.ndarray) -> None:
     for g in range(S.shape[0]):
         if draw_first:
             S[g, FIRST_PICKER] = first_picker(seed, S[g, GAME_ID])
         _deal(S, g, seed, deals)
+        if E.shape[0] > 0:
+            _emit_deal(S, g, E, n)
 
 
 def init(seed: int | Chance, game_ids: np.ndarray | list[int] | range,
-         first_pickers: np.ndarray | list[int] | None = None) -> GameState:
+         first_pickers: np.ndarray | list[int] | None = None,
+         events: EventLog | None = None) -> GameState:
     """New games with the given global indices, dealt and waiting for the first pick.
 
     ``seed`` is the chance source (a seed, or a ``Chance`` that may impose deals). The
@@ -255,8 +331,16 @@ def init(seed: int | Chance, game_ids: np.ndarray | list[int] | range,
         if fp.shape != (st.batch_size,) or ((fp < 0) | (fp > 3)).any():
             raise ValueError("first_pickers must hold one seat (0-3) per game")
         st.first_picker[:] = fp
-    _init_many(st.data, first_pickers is None, chance.seed, chance.deals)
+    E, n = _buffers(events, st.batch_size)
+    _init_many(st.data, first_pickers is None, chance.seed, chance.deals, E, n)
     return st
+
+
+def _buffers(events: EventLog | None, batch: int) -> tuple[np.ndarray, np.ndarray]:
+    """The event buffer and counter for a call (empty ones when nobody asks for events)."""
+    if events is None:
+        return NO_EVENTS, np.zeros(1, dtype=np.int64)
+    return events.prepare(batch)
 
 
 @njit(cache=True, inline='always')
@@ -269,7 +353,8 @@ def _is_legal(S: np.ndarray, g: int, a: int, lm: int) -> bool:
 
 @njit(cache=True)
 def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
-               legal_out: np.ndarray, seed: int, deals: np.ndarray) -> np.ndarray:
+               legal_out: np.ndarray, seed: int, deals: np.ndarray, E: np.ndarray,
+               n: np.ndarray) -> np.ndarray:
     """Check every action, then apply them all and write the new legal masks.
 
     Returns the illegal games; if there are any, nothing is applied.
@@ -288,22 +373,34 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
         return bad
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE:
-            step_one(S, g, actions[g])
+            if E.shape[0] > 0:
+                ph, t, a = S[g, PHASE], S[g, TURN], actions[g]
+                cn, tn, out1 = S[g, CONTRACT_NO], S[g, TRICK_NO], S[g, OUT_FIRST]
+                lm = np.int64(legal[g])
+                forced = 1 if ph == PICK and lm != 0 and (lm & (lm - 1)) == 0 else 0
+                step_one(S, g, a)
+                _emit_step(S, g, ph, t, a, cn, tn, out1, forced, E, n)
+            else:
+                step_one(S, g, actions[g])
             if S[g, PHASE] == _DEALING:
                 _deal(S, g, seed, deals)
+                if E.shape[0] > 0:
+                    _emit_deal(S, g, E, n)
             legal_out[g] = legal_one(S, g)
         else:
             legal_out[g] = 0
     return bad
 
 
-def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
+         events: EventLog | None = None) -> np.ndarray:
     """Apply one action per game, in place, and return the new legal-action masks.
 
     DONE games ignore their action. ``legal`` may pass ``legal_action_mask(st)`` when the
-    caller already has it for this very state (e.g. from the previous step). If any
-    action is not legal, IllegalActionError names those games (``.games``, batch
-    positions) and nothing is applied.
+    caller already has it for this very state (e.g. from the previous step). With
+    ``events``, the step's events are written to it (see ``trixsim.engine.events``);
+    without, none are made. If any action is not legal, IllegalActionError names those
+    games (``.games``, batch positions) and nothing is applied.
     """
     a = np.ascontiguousarray(actions, dtype=np.int64)
     if a.shape != (st.batch_size,):
@@ -312,8 +409,9 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None) ->
     if legal is None:
         legal = legal_action_mask(st)
     out = np.empty(st.batch_size, dtype=np.uint32)
+    E, n = _buffers(events, st.batch_size)
     bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=np.uint32), out,
-                     st.chance.seed, st.chance.deals)
+                     st.chance.seed, st.chance.deals, E, n)
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(
@@ -520,14 +618,6 @@ def ends_game(total: int, contracts_played: int) -> bool:
 @njit(cache=True)
 def _finish_contract(S: np.ndarray, g: int) -> None:
     """Add the points, apply the 1000 rule, end the game or deal the next contract (§9)."""
-    S[g, FIN_TRICKS_PLAYED] = S[g, TRICK_NO]
-    S[g, FIN_KH_TAKER] = -1
-    for s in range(4):
-        S[g, FIN_TRICKS + s] = S[g, TRICKS + s]
-        if (np.int64(S[g, WON + s]) & KH_MASK) != 0:
-            S[g, FIN_KH_TAKER] = s
-    S[g, FIN_OUT] = S[g, OUT_FIRST]
-    S[g, FIN_OUT + 1] = S[g, OUT_SECOND]
     over = False
     for s in range(4):
         v = add_points(S[g, TOTALS + s], S[g, POINTS + s])

@@ -39,11 +39,6 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
     ("points", 4, 0, "per seat: points of the last finished contract"),
     ("last_winner", 1, -1, "winner of the last completed trick, -1 none"),
     ("out_second", 1, -1, "trix: second seat out (the contract then ends), -1 none"),
-    # a summary of the last finished contract, kept after the next deal resets the rest
-    ("fin_tricks", 4, 0, "per seat: tricks taken in the last finished contract"),
-    ("fin_tricks_played", 1, 0, "tricks played in the last finished contract"),
-    ("fin_kh_taker", 1, -1, "seat that took K♥ in the last finished contract, -1 none"),
-    ("fin_out", 2, -1, "trix: first and second seat out of the last finished contract"),
     # the public history of this contract (docs/rules.md §12), for search and observers
     ("voids", 1, 0, "bit seat*4 + suit: the seat has shown out of that suit this contract"),
     ("trick_log", 8, -1, "completed tricks this contract: leader | cards in play order << "

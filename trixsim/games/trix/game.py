@@ -15,6 +15,8 @@ import numpy as np
 
 from trixsim.cards import JACKS, card_name, cards_of
 from trixsim.engine import GameState, init, legal_action_mask, observe, pick_number, step
+from trixsim.engine.chance import Chance
+from trixsim.engine.events import EventLog
 from trixsim.engine.observation import Observation
 from trixsim.engine.rules import legal_one
 from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
@@ -42,9 +44,10 @@ class TrixGame:
     decisions = (Decision(PICK, "pick", "pick"), Decision(DECLARE, "declare", "declare"),
                  Decision(PLAY, "play", "play"), Decision(PLACE, "place", "place"))
 
-    def init(self, seed: int, game_ids: Any, first_pickers: Any = None) -> GameState:
+    def init(self, seed: int | Chance, game_ids: Any, first_pickers: Any = None,
+             events: EventLog | None = None) -> GameState:
         """New games (the first contract dealt, its picker to choose)."""
-        return init(seed, game_ids, first_pickers=first_pickers)
+        return init(seed, game_ids, first_pickers=first_pickers, events=events)
 
     def legal_action_mask(self, state: GameState) -> ActionMask:
         """Per game, a uint64 mask over the 33 actions; the trix pass is bit 32."""
@@ -57,9 +60,11 @@ class TrixGame:
         out[forced] = _PASS_BIT
         return out
 
-    def step(self, state: GameState, actions: np.ndarray) -> ActionMask:
-        """Apply one action per game in place; IllegalActionError names refused games."""
-        return self.with_pass(state, step(state, actions))
+    def step(self, state: GameState, actions: np.ndarray,
+             events: EventLog | None = None) -> ActionMask:
+        """Apply one action per game in place (its events into ``events`` if given);
+        IllegalActionError names refused games."""
+        return self.with_pass(state, step(state, actions, events=events))
 
     def decision(self, state: GameState) -> np.ndarray:
         """Per game, PICK, DECLARE, PLAY or PLACE, or -1 once the game is over."""
