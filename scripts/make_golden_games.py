@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from trixsim.cards import KING_OF_HEARTS
 from trixsim.cli import cli
 from trixsim.commands.record import record_games
-from trixsim.engine.rules import trick_winner
+from trixsim.games.trix.rules import trick_winner
 from trixsim.loading import load_seats
 from trixsim.transcript import GameRecord, check_record, parse_record
 from trixsim.types import GENERAL, RAY, TRIX

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from trixsim.strategies import heuristic_kernels as K
 
-from trixsim.engine.observation import Observation
+from trixsim.games.trix.observation import Observation
 from trixsim.rng import deal
 from trixsim.strategy import Param, Strategy
 from trixsim.types import DAMET, DINERI, FARCHA, GENERAL, PLI, RAY, TRIX

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from trixsim import engine
 from trixsim.cards import card_name, cards_of, choose_uniform, mask_of, parse_card
-from trixsim.engine import GameState
+from trixsim.games import trix as engine
+from trixsim.games.trix import GameState
 from trixsim.types import CONTRACT_BY_NAME, DONE, PASS, PICK, PLACE
 
 FULL = 0xFFFFFFFF

@@ -17,7 +17,7 @@ from trixsim.adapter import (
     bits,
 )
 from trixsim.cards import cards_of, lowest_card
-from trixsim.engine import Observation, init, legal_action_mask, observe, step
+from trixsim.games.trix import Observation, init, legal_action_mask, observe, step
 from trixsim.loading import load_strategy
 from trixsim.sim import StrategyError, decide, play_batch
 from trixsim.strategy import Param, Strategy

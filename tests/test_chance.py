@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from trixsim import rng
-from trixsim.engine import Chance, init, legal_action_mask, observe, step
-from trixsim.engine.state import COL
+from trixsim.games.trix import Chance, init, legal_action_mask, observe, step
+from trixsim.games.trix.state import COL
 from trixsim.sim import decide, play_batch
 from trixsim.strategy import Strategy
 from trixsim.types import DONE

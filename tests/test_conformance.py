@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from trixsim import engine
-from trixsim.engine import GameState
+from trixsim.games import trix as engine
+from trixsim.games.trix import GameState
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
 from trixsim.types import DONE, PASS, PICK, PLACE

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from trixsim.engine import init, legal_action_mask, step
-from trixsim.engine.events import (
+from trixsim.games.trix import init, legal_action_mask, step
+from trixsim.games.trix.events import (
     Card,
     ContractEnd,
     Deal,
@@ -18,7 +18,7 @@ from trixsim.engine.events import (
     Trick,
     decode,
 )
-from trixsim.engine.rules import add_points, trick_winner
+from trixsim.games.trix.rules import add_points, trick_winner
 from trixsim.loading import load_seats
 from trixsim.sim import decide
 from trixsim.types import DONE, TRIX

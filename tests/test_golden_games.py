@@ -27,10 +27,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import act, deal, legal_cards, rotate, table
 
-from trixsim import engine
 from trixsim.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.cli import cli
-from trixsim.engine.rules import trick_winner
+from trixsim.games import trix as engine
+from trixsim.games.trix.rules import trick_winner
 from trixsim.table import Table
 from trixsim.transcript import (
     ContractRecord,

@@ -16,8 +16,8 @@ from trixsim.strategies.heuristic import (
 from trixsim.strategies.random_bot import RandomStrategy
 
 from trixsim.cards import mask_of, parse_card
-from trixsim.engine import GameState, legal_action_mask, observe
-from trixsim.engine.observation import Observation
+from trixsim.games.trix import GameState, legal_action_mask, observe
+from trixsim.games.trix.observation import Observation
 from trixsim.sim import play_batch
 from trixsim.types import DAMET, DECLARE, DINERI, DONE, PICK, PLACE, PLAY, PLI, RAY, TRIX
 

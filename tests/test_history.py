@@ -7,9 +7,9 @@ import numpy as np
 
 from tests.conftest import act, deal, table
 from trixsim.cards import parse_card
-from trixsim.engine import observe
-from trixsim.engine.observation import completed_tricks, shown_voids
-from trixsim.engine.rules import legal_action_mask
+from trixsim.games.trix import observe
+from trixsim.games.trix.observation import completed_tricks, shown_voids
+from trixsim.games.trix.rules import legal_action_mask
 from trixsim.loading import load_seats
 from trixsim.sim import play_batch
 from trixsim.types import PLAY

@@ -15,9 +15,10 @@ from conftest import FULL, playout, random_actions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from trixsim import engine, rng
+from trixsim import rng
 from trixsim.cards import DIAMOND_MASK, KH_MASK, QUEENS
-from trixsim.engine import GameState, IllegalActionError
+from trixsim.games import trix as engine
+from trixsim.games.trix import GameState, IllegalActionError
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
 from trixsim.types import (

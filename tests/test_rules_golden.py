@@ -17,9 +17,10 @@ import numpy as np
 import pytest
 from conftest import act, deal, hand, legal_cards, names, table
 
-from trixsim import engine, rng
+from trixsim import rng
 from trixsim.cards import card_name, cards_of
-from trixsim.engine import IllegalActionError
+from trixsim.games import trix as engine
+from trixsim.games.trix import IllegalActionError
 from trixsim.types import (
     DAMET,
     DECLARE,

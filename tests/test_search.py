@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from trixsim.cards import KH_MASK, SUIT_MASK, cards_of, lowest_card, popcount
-from trixsim.engine import init, observe, step
-from trixsim.engine.observation import Observation, shown_voids
-from trixsim.engine.rules import legal_action_mask
-from trixsim.engine.state import GameState
+from trixsim.games.trix import init, observe, step
+from trixsim.games.trix.observation import Observation, shown_voids
+from trixsim.games.trix.rules import legal_action_mask
+from trixsim.games.trix.state import GameState
 from trixsim.search import WorldError, hidden_cards, play_out_contract, world_from
 from trixsim.sim import decide, play_batch
 from trixsim.strategy import Strategy

@@ -7,8 +7,8 @@ import pytest
 
 from trixsim.adapter import adapt
 from trixsim.cards import lowest_card
-from trixsim.engine import GameState, Observation, init, legal_action_mask, observe, step
-from trixsim.engine.observation import FIELDS
+from trixsim.games.trix import GameState, Observation, init, legal_action_mask, observe, step
+from trixsim.games.trix.observation import FIELDS
 from trixsim.sim import StrategyError, decide, play_batch
 from trixsim.strategy import Strategy
 from trixsim.types import DECLARE, DONE, PICK, PLACE, PLAY
@@ -290,7 +290,7 @@ def test_the_random_key_does_not_give_away_the_seed() -> None:
     """Undoing the mixer on ``key`` gives back a one-way subkey, not the seed, so a bot
     cannot recompute the deals from its observation."""
     from trixsim import rng
-    from trixsim.engine import init, legal_action_mask, observe
+    from trixsim.games.trix import init, legal_action_mask, observe
 
     seed = 987654321123
     st = init(seed, [5])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trixsim.engine import IllegalActionError
+from trixsim.games.trix import IllegalActionError
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
 from trixsim.table import Table
@@ -73,7 +73,7 @@ def test_illegal_action_is_refused_and_nothing_changes() -> None:
 def test_the_table_keeps_what_happened_filtered_per_seat() -> None:
     """The history is the events of the game; each seat sees its own hand in the deals
     and everything else; totals in the last contract end match the table's."""
-    from trixsim.engine.events import ContractEnd, Deal, GameEnd
+    from trixsim.games.trix.events import ContractEnd, Deal, GameEnd
 
     table = Table(7, first_picker=2)
     table.play_bots({s: Strategy() for s in range(4)})

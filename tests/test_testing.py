@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trixsim import testing
 from trixsim.adapter import adapt
 from trixsim.cards import choose_uniform, highest_card, lowest_card
-from trixsim.engine import IllegalActionError, Observation
+from trixsim.games.trix import IllegalActionError, Observation
 from trixsim.loading import bundled
 from trixsim.strategy import Param, Strategy
 from trixsim.testing import ConformanceError, check_game_engine, check_strategy
+from trixsim.testing import engine as engine_check
 
 GAMES = 12
 """Enough games for every decision to come up (most broken bots fail at once anyway)."""
@@ -247,15 +247,15 @@ def test_an_unknown_spec_fails_to_load() -> None:
 # ---------------------------------------------------------------- broken engine calls
 
 def test_an_engine_that_accepts_illegal_actions_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = testing._apply
+    real = engine_check._apply
 
     def lenient(st, actions):
         try:
             return real(st, actions)
         except IllegalActionError:
-            return testing._legal(st)
+            return engine_check._legal(st)
 
-    monkeypatch.setattr(testing, "_apply", lenient)
+    monkeypatch.setattr(engine_check, "_apply", lenient)
     with pytest.raises(AssertionError, match=r"check_game_engine\(games=4, seed=0\) failed the "
                                              r"illegal actions refused check: illegal action "
                                              r".* was accepted in game \d+ at ply 0"):
@@ -263,14 +263,14 @@ def test_an_engine_that_accepts_illegal_actions_fails(monkeypatch: pytest.Monkey
 
 
 def test_a_leaking_observation_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = testing._observation
+    real = engine_check._observation
 
     def leaky(st, idx, legal, viewer=None):
         out = real(st, idx, legal, viewer)
         out["hand_sizes"] = st.hands[idx].astype(np.int64)  # the hands, not their sizes
         return out
 
-    monkeypatch.setattr(testing, "_observation", leaky)
+    monkeypatch.setattr(engine_check, "_observation", leaky)
     with pytest.raises(AssertionError, match=r"failed the scrubbed observations check: field "
                                              r"'hand_sizes' of the observation of the seat to "
                                              r"act changed with the other seats' hands only"):
@@ -278,14 +278,35 @@ def test_a_leaking_observation_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_totals_off_the_1000_rule_fail(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = testing._scores
+    real = engine_check._scores
 
     def off(st):
         done, points, totals = real(st)
         return done, points, np.where(totals == 0, totals, totals + 1)
 
-    monkeypatch.setattr(testing, "_scores", off)
+    monkeypatch.setattr(engine_check, "_scores", off)
     with pytest.raises(AssertionError, match=r"failed the totals check: after contract 1 the "
                                              r"totals are .*, not the previous totals plus the "
                                              r"points .* with the 1000 rule"):
         check_game_engine(games=4)
+
+
+def test_the_trix_game_passes_the_game_check() -> None:
+    from trixsim.games import get_game
+    from trixsim.games.trix.events import EventLog
+    from trixsim.testing import check_game
+
+    check_game(get_game("trix"), games=12, seed=3, events=EventLog())
+
+
+def test_a_game_whose_reasons_disagree_with_its_masks_fails() -> None:
+    from trixsim.games.trix import TrixGame
+    from trixsim.testing import check_game
+
+    class Lenient(TrixGame):
+        def why_illegal(self, state, game, action):  # type: ignore[no-untyped-def]
+            return None if action == 0 else super().why_illegal(state, game, action)
+
+    with pytest.raises(AssertionError, match=r"check_game\('trix'\) failed the why_illegal "
+                                             r"check: game \d+, action 0: the mask says illegal"):
+        check_game(Lenient(), games=4)

@@ -14,8 +14,8 @@ from hypothesis import strategies as hs
 
 from trixsim.cards import parse_card
 from trixsim.cli import cli
-from trixsim.engine import init
-from trixsim.engine.rules import trick_winner
+from trixsim.games.trix import init
+from trixsim.games.trix.rules import trick_winner
 from trixsim.loading import load_seats
 from trixsim.rng import deal
 from trixsim.sim import play_batch

@@ -15,10 +15,11 @@ import sys
 
 __version__ = "0.1.0"
 
-_CACHE = "numba-2"
+_CACHE = "numba-3"
 """The kernel cache folder's name. numba keys its cache on a kernel's file, not on its
 module's name, and a cached kernel refers to its module by name: bump this when a module
-with cached kernels is renamed or moved (2: strategies became trixsim.strategies)."""
+with cached kernels is renamed or moved (2: strategies became trixsim.strategies;
+3: trixsim.engine became trixsim.games.trix)."""
 
 
 def _usable_dir(path: str) -> bool:

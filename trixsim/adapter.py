@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from trixsim.engine.observation import FIELDS, Observation, describe
+from trixsim.games.trix.observation import FIELDS, Observation, describe
 from trixsim.sim import StrategyError
 from trixsim.strategy import Param, Strategy
 

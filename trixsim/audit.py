@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from trixsim.engine.rules import add_points, ends_game, winners_losers
 from trixsim.folders import holder
+from trixsim.games.trix.rules import add_points, ends_game, winners_losers
 from trixsim.jitcache import guard
 from trixsim.runfolder import Chunk, RunMeta, damaged_chunks, read_run, unlisted_files
 

@@ -36,7 +36,8 @@ class Decision:
 
 
 class Game(Protocol):
-    """A rule set over a batch of games (see the module docstring)."""
+    """A rule set over a batch of games (see the module docstring). Its states have
+    ``copy()`` (a deep copy, for search and checks)."""
 
     name: str
     n_seats: int

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from trixsim.engine.observation import FIELDS
+from trixsim.games.trix.observation import FIELDS
 from trixsim.strategy import Param, Strategy
 
 ENTRY_POINT_GROUP = "trixsim.strategies"

@@ -1,6 +1,6 @@
 """Per-contract and per-game outcome tables, collected while games are played.
 
-``OutcomeLog`` reads the engine's events (``trixsim.engine.events``), one compiled pass
+``OutcomeLog`` reads the engine's events (``trixsim.games.trix.events``), one compiled pass
 per step: a deal notes the hands, a pick opens a contract, declarations, tricks and trix
 exits fill it in, and its end writes one row into preallocated arrays. Tables are pyarrow
 Tables with compact types: small integers and dictionary-encoded strings.
@@ -13,9 +13,9 @@ import pyarrow as pa
 from numba import njit
 
 from trixsim.cards import KH_MASK, bit_count
-from trixsim.engine import GameState
-from trixsim.engine.events import CONTRACT_END, DEAL, DECLARE, OUT, PICK, TRICK
-from trixsim.engine.rules import multiplier, winners_losers
+from trixsim.games.trix import GameState
+from trixsim.games.trix.events import CONTRACT_END, DEAL, DECLARE, OUT, PICK, TRICK
+from trixsim.games.trix.rules import multiplier, winners_losers
 from trixsim.jitcache import guard
 from trixsim.types import CONTRACT_NAMES
 

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from trixsim.cards import KH_MASK, SUIT_MASK, popcount
-from trixsim.engine import GameState, legal_action_mask, step
-from trixsim.engine.observation import Observation, shown_voids
-from trixsim.engine.state import COL
+from trixsim.games.trix import GameState, legal_action_mask, step
+from trixsim.games.trix.observation import Observation, shown_voids
+from trixsim.games.trix.state import COL
 from trixsim.sim import decide
 from trixsim.strategy import Strategy
 from trixsim.types import DONE

@@ -12,7 +12,9 @@ from typing import Protocol
 import numpy as np
 from numba import njit
 
-from trixsim.engine import (
+from trixsim.game import mask_actions
+from trixsim.games.trix import (
+    GAME,
     GameState,
     IllegalActionError,
     init,
@@ -20,10 +22,8 @@ from trixsim.engine import (
     observe,
     step,
 )
-from trixsim.engine.events import EventLog
-from trixsim.engine.rules import add_points
-from trixsim.game import mask_actions
-from trixsim.games.trix import GAME
+from trixsim.games.trix.events import EventLog
+from trixsim.games.trix.rules import add_points
 from trixsim.jitcache import guard
 from trixsim.strategy import Strategy
 from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
@@ -46,7 +46,7 @@ class Observer(Protocol):
     """Watches a batch being played: game records and outcome tables read its events.
 
     ``events(st, rows)`` receives the raw event rows of ``init`` and of every step
-    (``trixsim.engine.events``). An observer may also define ``before_step(st, actions,
+    (``trixsim.games.trix.events``). An observer may also define ``before_step(st, actions,
     legal)`` and ``after_step(st)`` to watch decisions (tests do).
     """
 

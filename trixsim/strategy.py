@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from trixsim.cards import choose_uniform
-from trixsim.engine.observation import Observation
+from trixsim.games.trix.observation import Observation
 
 
 @dataclass(frozen=True)

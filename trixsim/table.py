@@ -12,11 +12,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from trixsim.engine import GameState
-from trixsim.engine.events import Event, EventLog, decode, visible_to
-from trixsim.engine.observation import Observation
 from trixsim.game import Action, Game, Seat, mask_actions
-from trixsim.games.trix import GAME
+from trixsim.games.trix import GAME, GameState
+from trixsim.games.trix.events import Event, EventLog, decode, visible_to
+from trixsim.games.trix.observation import Observation
 from trixsim.sim import decide
 from trixsim.strategy import Strategy
 from trixsim.types import PASS

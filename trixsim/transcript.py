@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from trixsim.cards import SUITS, card_name, cards_of, mask_of, parse_card
-from trixsim.engine import GameState, init, legal_action_mask, step
-from trixsim.engine.events import (
+from trixsim.games.trix import GAME, GameState, init, legal_action_mask, step
+from trixsim.games.trix.events import (
     Card,
     ContractEnd,
     Deal,
@@ -32,8 +32,7 @@ from trixsim.engine.events import (
     Place,
     decode,
 )
-from trixsim.engine.rules import winners_losers
-from trixsim.games.trix import GAME
+from trixsim.games.trix.rules import winners_losers
 from trixsim.types import (
     CONTRACT_BY_NAME,
     CONTRACT_NAMES,

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
-from trixsim.engine.rules import trick_winner
+from trixsim.games.trix.rules import trick_winner
 from trixsim.loading import StrategyLoadError, load_seats, split_specs
 from trixsim.runner import RunFolderError, read_run
 from trixsim.sim import StrategyError, play_batch

@@ -1,6 +1,25 @@
-"""Trix behind the ``Game`` interface: the engine's rules, legal masks that include the
-forced trix pass, and the one explanation of every illegal action."""
+"""Trix: its rules (a state machine over a batch of games), chance, events and
+observations, and ``GAME``, the same rules behind the ``trixsim.game.Game`` interface.
 
+``rules`` is the only implementation of the rules; ``state`` the batch layout; ``chance``
+where deals come from; ``events`` what ``init`` and ``step`` report; ``observation`` what
+a seat may know.
+"""
+
+from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.game import GAME, TrixGame
+from trixsim.games.trix.observation import Observation, observe
+from trixsim.games.trix.rules import (
+    IllegalActionError,
+    init,
+    legal_action_mask,
+    pick_number,
+    placeable,
+    step,
+)
+from trixsim.games.trix.state import GameState
 
-__all__ = ["GAME", "TrixGame"]
+__all__ = [
+    "GAME", "Chance", "GameState", "IllegalActionError", "Observation", "TrixGame", "init",
+    "legal_action_mask", "observe", "pick_number", "placeable", "step",
+]

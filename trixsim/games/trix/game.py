@@ -1,4 +1,4 @@
-"""``TrixGame``: the Trix rules (``trixsim.engine``) as a ``trixsim.game.Game``.
+"""``TrixGame``: the Trix rules (``rules``, ``observation``, ``events``) as a ``Game``.
 
 Action ids: a contract id 0..6 when picking, 0 (keep quiet) or 1 (declare K♥) when asked
 to declare, a card 0..31 (``suit * 8 + rank``) when playing or placing, and ``PASS`` (32)
@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 
 from trixsim.cards import JACKS, card_name, cards_of
-from trixsim.engine import GameState, init, legal_action_mask, observe, pick_number, step
-from trixsim.engine.chance import Chance
-from trixsim.engine.events import EventLog
-from trixsim.engine.observation import Observation
-from trixsim.engine.rules import legal_one
 from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.games.trix.chance import Chance
+from trixsim.games.trix.events import EventLog
+from trixsim.games.trix.observation import Observation, observe
+from trixsim.games.trix.rules import init, legal_action_mask, legal_one, pick_number, step
+from trixsim.games.trix.state import GameState
 from trixsim.types import (
     CONTRACT_NAMES,
     DECLARE,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from trixsim.engine.chance import Chance
+from trixsim.games.trix.chance import Chance
 
 FIELDS: tuple[tuple[str, int, int, str], ...] = (
     # name, width, initial value, meaning

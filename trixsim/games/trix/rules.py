@@ -14,19 +14,19 @@ from numba import njit
 
 from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
 from trixsim.cards import bit_count as popcount
-from trixsim.engine.chance import Chance
-from trixsim.engine.events import CARD as EV_CARD
-from trixsim.engine.events import CONTRACT_END as EV_CONTRACT_END
-from trixsim.engine.events import DEAL as EV_DEAL
-from trixsim.engine.events import DECLARE as EV_DECLARE
-from trixsim.engine.events import EV_WIDTH, EventLog
-from trixsim.engine.events import GAME_END as EV_GAME_END
-from trixsim.engine.events import OUT as EV_OUT
-from trixsim.engine.events import PASS as EV_PASS
-from trixsim.engine.events import PICK as EV_PICK
-from trixsim.engine.events import PLACE as EV_PLACE
-from trixsim.engine.events import TRICK as EV_TRICK
-from trixsim.engine.state import COL, FIELDS, GameState, empty
+from trixsim.games.trix.chance import Chance
+from trixsim.games.trix.events import CARD as EV_CARD
+from trixsim.games.trix.events import CONTRACT_END as EV_CONTRACT_END
+from trixsim.games.trix.events import DEAL as EV_DEAL
+from trixsim.games.trix.events import DECLARE as EV_DECLARE
+from trixsim.games.trix.events import EV_WIDTH, EventLog
+from trixsim.games.trix.events import GAME_END as EV_GAME_END
+from trixsim.games.trix.events import OUT as EV_OUT
+from trixsim.games.trix.events import PASS as EV_PASS
+from trixsim.games.trix.events import PICK as EV_PICK
+from trixsim.games.trix.events import PLACE as EV_PLACE
+from trixsim.games.trix.events import TRICK as EV_TRICK
+from trixsim.games.trix.state import COL, FIELDS, GameState, empty
 from trixsim.jitcache import guard
 from trixsim.rng import deal_one, first_picker
 from trixsim.types import (
@@ -198,7 +198,7 @@ _DEALING = DONE + 1
 """Internal phase: the contract ended and the next deal (a chance event) is due."""
 
 # Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
-# p0..p7]; see trixsim.engine.events for their meaning and readable form.
+# p0..p7]; see trixsim.games.trix.events for their meaning and readable form.
 NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
 
 
@@ -398,7 +398,7 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
 
     DONE games ignore their action. ``legal`` may pass ``legal_action_mask(st)`` when the
     caller already has it for this very state (e.g. from the previous step). With
-    ``events``, the step's events are written to it (see ``trixsim.engine.events``);
+    ``events``, the step's events are written to it (see ``trixsim.games.trix.events``);
     without, none are made. If any action is not legal, IllegalActionError names those
     games (``.games``, batch positions) and nothing is applied.
     """

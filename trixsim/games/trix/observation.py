@@ -14,7 +14,7 @@ import hashlib
 import numpy as np
 
 from trixsim import rng
-from trixsim.engine.state import COL, GameState
+from trixsim.games.trix.state import COL, GameState
 
 _H = COL["hands"]
 
