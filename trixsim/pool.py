@@ -29,9 +29,20 @@ class WorkerDied(RuntimeError):
     """A worker process died (killed, out of memory)."""
 
 
+_MAIN: int | None = None
+"""In a worker: the main process that started it (set once, when the worker starts)."""
+
+
 def parent_alive(parent: int) -> bool:
     """Whether the process that started this worker is still its parent."""
     return os.getppid() == parent
+
+
+def main_process_gone() -> bool:
+    """In a worker, whether the main process that started it has died (False elsewhere).
+    Compared with the pid noted at start-up: once the parent is gone, ``getppid`` names
+    another process, so it cannot be asked afresh."""
+    return _MAIN is not None and not parent_alive(_MAIN)
 
 
 def watch_parent(parent: int, interval: float = 0.2) -> None:
@@ -57,8 +68,10 @@ def watch_parent(parent: int, interval: float = 0.2) -> None:
 
 def _init_worker(parent: int, init: Callable[..., None] | None, args: Sequence[Any]) -> None:
     """Leave Ctrl-C to the main process, die with it, then the caller's initialiser."""
+    global _MAIN
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _MAIN = parent
     watch_parent(parent)
     if init is not None:
         init(*args)
@@ -156,5 +169,5 @@ def sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
-__all__ = ["WorkerDied", "map_unordered", "no_interrupts", "parent_alive",
+__all__ = ["WorkerDied", "main_process_gone", "map_unordered", "no_interrupts", "parent_alive",
            "sigterm_interrupts", "watch_parent"]

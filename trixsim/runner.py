@@ -34,9 +34,9 @@ from trixsim.loading import load_seats, split_specs
 from trixsim.outcomes import OutcomeLog, games_table
 from trixsim.pool import (
     WorkerDied,
+    main_process_gone,
     map_unordered,
     no_interrupts,
-    parent_alive,
     sigterm_interrupts,
 )
 from trixsim.runfolder import (
@@ -131,12 +131,12 @@ def _seats(specs: list[str]) -> list:
 
 
 def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-               stop: int, parent: int | None = None) -> Chunk:
+               stop: int) -> Chunk:
     """Play one chunk and write its two Parquet files under temporary names; returns its
     run.json entry (with the temporary paths, sizes and checksums). The main process
     renames the files into place when it lists the chunk, so a file under a chunk's own
-    name is always a listed one. In a worker, ``parent`` is the main process: nothing is
-    written once it is gone."""
+    name is always a listed one. In a worker, nothing is written once the main process
+    is gone."""
     t0 = time.perf_counter()
     outcomes = OutcomeLog(stop - start, lineup)
     st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes)
@@ -147,7 +147,7 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
     sizes: dict[str, int] = {}
     temps: dict[str, str] = {}
     for table, data in (("contracts", contracts), ("games", games)):
-        if parent is not None and not parent_alive(parent):
+        if main_process_gone():
             os._exit(1)
         tmp = temp_file(Path(out_dir), table, lineup, start)
         pq.write_table(data, tmp, compression="zstd")
@@ -165,11 +165,6 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
             "final_sq": (final ** 2).sum(axis=0).tolist(),
             "wins": win.sum(axis=0).tolist(), "losses": lose.sum(axis=0).tolist(),
             "bytes": sizes, "sha256": sums, "_temp": temps}
-
-
-def _worker_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-                  stop: int) -> Chunk:
-    return play_chunk(out_dir, seed, lineup, specs, start, stop, parent=os.getppid())
 
 
 def _worker_log(log_path: str) -> None:
@@ -370,7 +365,7 @@ class RunWriter:
             play_batch(_seats(self.lineups[lu]), seed, [todo[0][1]], observer=OutcomeLog(1))
         jobs = [(out, seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
         try:
-            map_unordered(_worker_chunk, jobs, min(workers, len(todo)), start_method,
+            map_unordered(play_chunk, jobs, min(workers, len(todo)), start_method,
                           lambda chunk: self._finished(chunk, progress), init=_worker_log,
                           init_args=(str(self.out / "run.log"),))
         except WorkerDied:
