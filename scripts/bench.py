@@ -1,56 +1,175 @@
-"""Throughput: contracts and games per second on one core, the adapter's cost, and how
-``trixsim run`` scales from one worker process to two.
+"""Throughput, as rates and as ratios to a compiled scalar random-play loop timed in the
+same run, and whole-process figures for ``trixsim run``.
 
-Each engine configuration plays complete games in this process (one core), several runs,
-and prints the median rate with its range; one small untimed batch is played first so
-that loading the compiled kernels is not timed. ``--scaling`` times the whole run (tables
-written) with one and with two workers and prints the ratio of their games per second.
+The reference (``scalar``) is the plainest compiled loop over the rules' own kernels: one
+game at a time, uniform random play, no batching, no tables. Each configuration is timed
+back to back with it, ``--runs`` rounds, and reported as the median rate (with its range)
+and the median of the per-round ratios, so a shared, noisy machine moves both alike.
+One small untimed batch is played first, so loading compiled kernels is not timed.
 
-    python scripts/bench.py                         # every engine configuration
-    python scripts/bench.py --config random --games 20000 --runs 5
-    python scripts/bench.py --scaling --scaling-games 40000
+    python scripts/bench.py                         # every in-process configuration
+    python scripts/bench.py --config random --games 40000 --runs 5
+    python scripts/bench.py --process               # whole `trixsim run` processes
+    python scripts/bench.py --scaling               # run with 1 and with 2 workers
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from trixsim.adapter import RandomOneGameBot, adapt
+from trixsim.games.trix.chance import Chance
+from trixsim.games.trix.outcomes import OutcomeLog
+from trixsim.games.trix.policy import uniform_action
+from trixsim.games.trix.rules import _DEALING, _deal, legal_one, step_one
+from trixsim.games.trix.state import COL, empty
 from trixsim.loading import load_seats
+from trixsim.rng import STREAM_STRATEGY, first_picker, hash4
 from trixsim.runner import RunConfig, run
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
+from trixsim.types import DONE, PASS, PLACE
+
+_PHASE, _TURN, _PLY, _GID, _FP = (COL[k] for k in ("phase", "turn", "ply", "game_id",
+                                                   "first_picker"))
+_CN = COL["contract_no"]
+_INIT = empty(Chance(0), np.zeros(1, dtype=np.int64)).data[0].copy()
+_WIDTH = _INIT.shape[0]
 
 
-def _seats(name: str) -> Callable[[], list[Strategy]]:
+@njit(cache=True)
+def scalar_loop(seed: int, first: int, games: int) -> int:
+    """The reference: ``games`` games, one at a time, uniform random play with
+    counter-based keys, straight on the rules' kernels. Returns the contracts played."""
+    S = np.zeros((1, _WIDTH), dtype=np.int64)
+    no_deals = np.full((0, 28, 4), -1, dtype=np.int64)
+    contracts = 0
+    for gid in range(first, first + games):
+        S[0, :] = _INIT
+        S[0, _GID] = gid
+        S[0, _FP] = first_picker(seed, gid)
+        _deal(S, 0, seed, no_deals)
+        while S[0, _PHASE] != DONE:
+            lm = legal_one(S, 0)
+            if S[0, _PHASE] == PLACE and lm == 0:
+                a = PASS
+            else:
+                a = uniform_action(lm, hash4(seed, STREAM_STRATEGY, gid, S[0, _PLY]))
+            step_one(S, 0, a)
+            if S[0, _PHASE] == _DEALING:
+                _deal(S, 0, seed, no_deals)
+        contracts += S[0, _CN]
+    return contracts
+
+
+def _seats(name: str) -> tuple[Callable[[], list[Strategy]], str]:
     if name == "adapter-random":
         cls = adapt(RandomOneGameBot, name="adapted-random")
-        return lambda: [cls()] * 4
+        return (lambda: [cls()] * 4), "stepwise"
+    base, _, path = name.partition("/")
     specs = {"random": "random", "heuristic": "heuristic",
-             "heuristic-vs-random": "heuristic,random,random,random"}[name]
-    return lambda: load_seats(specs)
+             "heuristic-vs-random": "heuristic,random,random,random"}[base]
+    return (lambda: load_seats(specs)), (path or "compiled")
 
 
-CONFIGS = ("random", "heuristic", "heuristic-vs-random", "adapter-random")
+CONFIGS = ("random", "random/stepwise", "heuristic", "heuristic/stepwise",
+           "heuristic-vs-random", "adapter-random")
 
 
-def bench(seats: list[Strategy], games: int, batch: int, seed: int) -> tuple[float, int, int]:
-    """Seconds, contracts and decisions to play ``games`` games in batches of ``batch``."""
-    contracts = decisions = 0
+def bench(seats: list[Strategy], games: int, batch: int, seed: int,
+          path: str) -> tuple[float, int]:
+    """Seconds and contracts to play ``games`` games in chunks of ``batch``, outcome
+    tables built (as ``trixsim run`` does, without writing them)."""
+    contracts = 0
     t0 = time.perf_counter()
     for start in range(0, games, batch):
-        st = play_batch(seats, seed, np.arange(start, min(start + batch, games)))
-        contracts += int(st.contract_no.sum())
-        decisions += int(st.ply.sum())
-    return time.perf_counter() - t0, contracts, decisions
+        ids = np.arange(start, min(start + batch, games))
+        log = OutcomeLog(len(ids))
+        play_batch(seats, seed, ids, observer=log, path=path)
+        contracts += log.contracts().num_rows
+    return time.perf_counter() - t0, contracts
+
+
+def reference(games: int, seed: int) -> float:
+    """Contracts per second of the scalar loop."""
+    t0 = time.perf_counter()
+    n = scalar_loop(seed, 0, games)
+    return n / (time.perf_counter() - t0)
+
+
+def _line(name: str, rates: list[float], ratios: list[float], unit: str, note: str) -> None:
+    print(f"{name:<22} {statistics.median(rates):>10,.0f} {unit} (min {min(rates):,.0f}, "
+          f"max {max(rates):,.0f})  {statistics.median(ratios):>5.2f}x scalar "
+          f"(rounds {', '.join(f'{x:.2f}' for x in ratios)})  [{note}]")
+
+
+def in_process(configs: list[str], games: int, batch: int, runs: int, seed: int) -> None:
+    """Each configuration back to back with the scalar loop, ``runs`` rounds."""
+    scalar_loop(seed, 0, 50)
+    ref_games = games
+    for name in configs:
+        make, path = _seats(name)
+        seats = make()
+        n = games if name != "adapter-random" else max(1, games // 50)
+        bench(seats, min(200, n), 200, seed + 999, path)
+        c_rates, g_rates, ratios = [], [], []
+        for r in range(runs):
+            ref = reference(ref_games, seed + r)
+            secs, contracts = bench(seats, n, batch, seed + r, path)
+            c_rates.append(contracts / secs)
+            g_rates.append(n / secs)
+            ratios.append(c_rates[-1] / ref)
+        _line(name, c_rates, ratios, "contracts/s",
+              f"{statistics.median(g_rates):,.0f} games/s, {path}, {runs} runs x {n:,} "
+              f"games, batch {batch:,}, one core, tables built")
+
+
+def _trixsim(*args: str) -> float:
+    """Wall seconds of one ``trixsim`` process."""
+    exe = [sys.executable, "-m", "trixsim"]
+    t0 = time.perf_counter()
+    subprocess.run([*exe, *args], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def process(games: int, runs: int, seed: int) -> None:
+    """Whole ``trixsim run --workers 1`` processes (tables written) against the scalar
+    loop, and ``trixsim --help``."""
+    tmp = Path(tempfile.mkdtemp(prefix="trixsim-bench-"))
+    try:
+        scalar_loop(seed, 0, 50)
+        _trixsim("run", "-n", "200", "-q", "-o", str(tmp / "warm"))
+        for spec in ("random", "heuristic"):
+            rates, ratios = [], []
+            for r in range(runs):
+                ref = reference(games, seed + r)
+                out = tmp / f"{spec}-{r}"
+                secs = _trixsim("run", "-n", str(games), "-j", "1", "-s", spec, "-q",
+                                "--seed", str(seed + r), "-o", str(out))
+                contracts = sum(c["contracts"] for c in
+                                json.loads((out / "run.json").read_text())["chunks"])
+                rates.append(contracts / secs)
+                ratios.append(rates[-1] / ref)
+            _line(f"run -j 1 -s {spec}", rates, ratios, "contracts/s",
+                  f"whole process, {runs} runs x {games:,} games, tables written")
+        helps = sorted(_trixsim("--help") for _ in range(max(runs, 5)))
+        print(f"trixsim --help         {statistics.median(helps):.3f} s wall "
+              f"(min {helps[0]:.3f}, max {helps[-1]:.3f})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def scaling(games: int, runs: int, seed: int) -> None:
@@ -77,47 +196,30 @@ def scaling(games: int, runs: int, seed: int) -> None:
           f"max {max(rates[2]):,.0f})")
     print(f"2 workers / 1 worker  {statistics.median(ratios):>9.2f}x  (pairs: "
           f"{', '.join(f'{x:.2f}' for x in ratios)}) [{runs} runs x {games:,} games, "
-          f"four heuristic seats, tables written]")
+          f"four heuristic seats, tables written, {os.cpu_count()} cores]")
 
 
 def main() -> None:
-    """Time the configurations and print one line for each."""
+    """Time what was asked and print one line for each configuration."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20_000, help="games per run")
-    ap.add_argument("--batch", type=int, default=10_000, help="games per engine batch")
-    ap.add_argument("--runs", type=int, default=3, help="timed runs per configuration")
+    ap.add_argument("--games", type=int, default=40_000, help="games per run")
+    ap.add_argument("--batch", type=int, default=10_000, help="games per chunk")
+    ap.add_argument("--runs", type=int, default=3, help="timed rounds per configuration")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--config", action="append", choices=CONFIGS,
-                    help="configuration(s) to time (default: all)")
+                    help="in-process configuration(s) to time (default: all)")
+    ap.add_argument("--process", action="store_true",
+                    help="time whole `trixsim run --workers 1` processes and --help")
     ap.add_argument("--scaling", action="store_true",
-                    help="time `trixsim run` with 1 and 2 workers instead")
-    ap.add_argument("--scaling-games", type=int, default=40_000,
-                    help="games per scaling run")
+                    help="time `trixsim run` with 1 and 2 workers")
     args = ap.parse_args()
+    if args.process:
+        process(args.games, args.runs, args.seed)
     if args.scaling:
-        scaling(args.scaling_games, args.runs, args.seed)
-        return
-    per_decision: dict[str, float] = {}
-    for name in args.config or CONFIGS:
-        seats = _seats(name)()
-        games = args.games if name != "adapter-random" else max(1, args.games // 50)
-        bench(seats, min(200, games), 200, args.seed + 999)
-        c_rates, g_rates, us = [], [], []
-        for r in range(args.runs):
-            secs, contracts, decisions = bench(seats, games, args.batch, args.seed + r)
-            c_rates.append(contracts / secs)
-            g_rates.append(games / secs)
-            us.append(secs / decisions * 1e6)
-        per_decision[name] = statistics.median(us)
-        print(f"{name:<20} {statistics.median(c_rates):>9,.0f} contracts/s "
-              f"(min {min(c_rates):,.0f}, max {max(c_rates):,.0f})  "
-              f"{statistics.median(g_rates):>7,.0f} games/s  "
-              f"{per_decision[name]:>6.2f} µs/decision  "
-              f"[{args.runs} runs x {games:,} games, batch {args.batch:,}, one core]")
-    if "adapter-random" in per_decision and "random" in per_decision:
-        ratio = per_decision["adapter-random"] / per_decision["random"]
-        print(f"adapter cost: {per_decision['adapter-random']:.2f} µs per decision, "
-              f"{ratio:.1f}x the batched random strategy")
+        scaling(args.games, args.runs, args.seed)
+    if not (args.process or args.scaling) or args.config:
+        in_process(args.config or list(CONFIGS), args.games, args.batch, args.runs,
+                   args.seed)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from trixsim.strategies import heuristic_kernels as K
 from trixsim.games.trix.observation import Observation
 from trixsim.rng import deal
 from trixsim.strategy import Param, Strategy
-from trixsim.types import DAMET, DINERI, FARCHA, GENERAL, PLI, RAY, TRIX
+from trixsim.types import TRIX
 
 _BASELINE: np.ndarray | None = None
 
@@ -68,6 +68,19 @@ class HeuristicStrategy(Strategy):
     }
     observes = frozenset({"legal", "hand", "pick", "seat", "picker", "contract", "played",
                           "best_card", "trick_n", "trick_no", "declared"})
+
+    policy = K.heuristic_policy
+    modes: dict[int, int] = {}
+    """The compiled policy's variant switches (``K.P_*_MODE``), set by the variants."""
+
+    def policy_params(self) -> np.ndarray:
+        """The compiled policy's vector: the parameters, the variant's modes, the baseline."""
+        p = np.zeros(K.N_POLICY_PARAMS)
+        p[:K.N_PARAMS] = self._prm()
+        for k, v in self.modes.items():
+            p[k] = v
+        p[K.P_BASE:K.P_BASE + 7] = baseline_costs()
+        return p
 
     def _prm(self) -> np.ndarray:
         """The parameters as the kernels' float vector."""
@@ -126,6 +139,8 @@ class NoDeclareHeuristic(HeuristicStrategy):
 
     name = "heuristic-nodeclare"
     description = "heuristic, but never declares the king of hearts"
+    policy = K.heuristic_policy  # speaks for the override below
+    modes = {K.P_DECLARE_MODE: 1}
 
     def declare(self, obs: Observation) -> np.ndarray:
         """Always keep quiet."""
@@ -137,6 +152,8 @@ class DeclareHeuristic(HeuristicStrategy):
 
     name = "heuristic-declare"
     description = "heuristic, but always declares the king of hearts when allowed"
+    policy = K.heuristic_policy  # speaks for the override below
+    modes = {K.P_DECLARE_MODE: 2}
 
     def declare(self, obs: Observation) -> np.ndarray:
         """Always declare."""
@@ -148,6 +165,8 @@ class EarlyTrixHeuristic(HeuristicStrategy):
 
     name = "heuristic-early-trix"
     description = "heuristic, but takes trix whenever it is legal"
+    policy = K.heuristic_policy  # speaks for the override below
+    modes = {K.P_TRIX_MODE: 1}
 
     def wants_trix(self, obs: Observation) -> np.ndarray:
         """Trix wherever legal."""
@@ -159,13 +178,15 @@ class LateTrixHeuristic(HeuristicStrategy):
 
     name = "heuristic-late-trix"
     description = "heuristic, but takes trix only when it is the only choice"
+    policy = K.heuristic_policy  # speaks for the override below
+    modes = {K.P_TRIX_MODE: 2}
 
     def wants_trix(self, obs: Observation) -> np.ndarray:
         """Trix only where it is the only legal contract."""
         return obs.legal == (1 << TRIX)
 
 
-FIXED_ORDER = np.array([GENERAL, RAY, DAMET, DINERI, PLI, FARCHA], dtype=np.int64)
+FIXED_ORDER = K.FIXED_ORDER
 
 
 class FixedOrderHeuristic(HeuristicStrategy):
@@ -174,6 +195,8 @@ class FixedOrderHeuristic(HeuristicStrategy):
     name = "heuristic-fixed-order"
     description = ("heuristic, but picks contracts in the fixed order general, ray, damet, "
                    "dineri, pli, farcha (trix timing unchanged)")
+    policy = K.heuristic_policy  # speaks for the override below
+    modes = {K.P_ORDER_MODE: 1}
 
     def choose_contract(self, obs: Observation) -> np.ndarray:
         """The first legal contract of FIXED_ORDER (trix only if forced)."""

@@ -10,11 +10,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trixsim import cards, rng
 from trixsim.cards import DIAMOND_MASK, KH_MASK
 from trixsim.cards import bit_count as _pc
 from trixsim.cards import high_card as _high
 from trixsim.cards import low_card as _low
-from trixsim.types import DAMET, DINERI, FARCHA, GENERAL, PLI, RAY, TRIX
+from trixsim.games.trix import policy
+from trixsim.games.trix.policy import POLICY_SIG, C, param_vector, pick_number, state_row
+from trixsim.jitcache import guard, sources
+from trixsim.types import DAMET, DECLARE, DINERI, FARCHA, GENERAL, PICK, PLAY, PLI, RAY, TRIX
+
+# its compiled code includes the policy helpers and card functions it calls
+guard(__file__, sources(cards, rng, policy))
 
 # Parameter vector layout (see HeuristicStrategy.params for the meaning of each).
 P_DECLARE_MARGIN = 0
@@ -27,11 +34,18 @@ P_PLACE_OWN = 6
 P_PLACE_OTHER = 7
 P_PLACE_ACE = 8
 N_PARAMS = 9
+# The compiled policy's vector adds the variants' modes and the baseline costs.
+P_TRIX_MODE = 9  # 0 by hand and deadline, 1 whenever legal, 2 only when forced
+P_ORDER_MODE = 10  # 0 by hand estimate, 1 the fixed order FIXED_ORDER
+P_DECLARE_MODE = 11  # 0 by estimated gain, 1 never, 2 always
+P_BASE = 12  # 7 baseline costs (HeuristicStrategy.baseline_costs)
+N_POLICY_PARAMS = P_BASE + 7
 
 FULL = 0xFFFFFFFF
 KH = 5  # king of hearts (suit 0, rank K)
 H10 = 6
 HA = 7
+FIXED_ORDER = np.array([GENERAL, RAY, DAMET, DINERI, PLI, FARCHA], dtype=np.int64)
 # Rough chance that a card wins a trick, by how many unseen cards of its suit beat it.
 WIN_BY_ABOVE = np.array([0.85, 0.55, 0.35, 0.2, 0.12, 0.06, 0.03, 0.01])
 
@@ -144,52 +158,67 @@ def baseline_costs(hands: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
+def want_trix_one(lg: int, hand: int, pick: int, prm: np.ndarray) -> bool:
+    """Take trix when legal and the hand scores high enough, or from the deadline pick on."""
+    if (lg >> TRIX) & 1:
+        return (lg == (1 << TRIX) or pick >= prm[P_TRIX_BY_PICK]
+                or trix_score(hand) >= prm[P_TRIX_MIN_SCORE])
+    return False
+
+
+@njit(cache=True)
 def want_trix(legal: np.ndarray, hand: np.ndarray, pick: np.ndarray, prm: np.ndarray,
               out: np.ndarray) -> None:
-    """Take trix when legal and the hand scores high enough, or from the deadline pick on."""
+    """want_trix_one over the batch."""
     for i in range(legal.shape[0]):
-        lg = np.int64(legal[i])
-        out[i] = False
-        if (lg >> TRIX) & 1:
-            out[i] = (lg == (1 << TRIX) or pick[i] >= prm[P_TRIX_BY_PICK]
-                      or trix_score(np.int64(hand[i])) >= prm[P_TRIX_MIN_SCORE])
+        out[i] = want_trix_one(np.int64(legal[i]), np.int64(hand[i]), pick[i], prm)
+
+
+@njit(cache=True)
+def order_one(lg: int, hand: int, pick: int, base: np.ndarray, prm: np.ndarray,
+              est: np.ndarray) -> int:
+    """The legal non-trix contract whose estimate beats its average by most, with a pull
+    towards the costly contracts as the ×4 seventh pick nears (trix only if forced);
+    ``est`` is scratch space for 7 estimates."""
+    if lg == (1 << TRIX):
+        return TRIX
+    estimate_costs(hand, est)
+    f = (pick - 1) / 5.0
+    w = prm[P_SEVENTH_WEIGHT] * f * f
+    best = -1
+    bs = 1e18
+    for k in range(6):
+        if (lg >> k) & 1:
+            sc = est[k] - base[k] - w * base[k]
+            if sc < bs:
+                bs = sc
+                best = k
+    return best
 
 
 @njit(cache=True)
 def order_contracts(legal: np.ndarray, hand: np.ndarray, pick: np.ndarray, base: np.ndarray,
                     prm: np.ndarray, out: np.ndarray) -> None:
-    """The legal non-trix contract whose estimate beats its average by most, with a pull
-    towards the costly contracts as the ×4 seventh pick nears (trix only if forced)."""
+    """order_one over the batch."""
     est = np.zeros(7)
     for i in range(legal.shape[0]):
-        lg = np.int64(legal[i])
-        if lg == (1 << TRIX):
-            out[i] = TRIX
-            continue
-        estimate_costs(np.int64(hand[i]), est)
-        f = (pick[i] - 1) / 5.0
-        w = prm[P_SEVENTH_WEIGHT] * f * f
-        best = -1
-        bs = 1e18
-        for k in range(6):
-            if (lg >> k) & 1:
-                sc = est[k] - base[k] - w * base[k]
-                if sc < bs:
-                    bs = sc
-                    best = k
-        out[i] = best
+        out[i] = order_one(np.int64(legal[i]), np.int64(hand[i]), pick[i], base, prm, est)
+
+
+@njit(cache=True)
+def fixed_order_one(lg: int, order: np.ndarray) -> int:
+    """The first legal non-trix contract in a fixed order (trix only if forced)."""
+    for k in order:
+        if (lg >> k) & 1:
+            return k
+    return TRIX
 
 
 @njit(cache=True)
 def fixed_order(legal: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
-    """The first legal non-trix contract in a fixed order (trix only if forced)."""
+    """fixed_order_one over the batch."""
     for i in range(legal.shape[0]):
-        lg = np.int64(legal[i])
-        out[i] = TRIX
-        for k in order:
-            if (lg >> k) & 1:
-                out[i] = k
-                break
+        out[i] = fixed_order_one(np.int64(legal[i]), order)
 
 
 # ---------------------------------------------------------------- declaration
@@ -222,18 +251,26 @@ def self_take_chance(hand: int, played: int, best: int, trick_n: int) -> float:
 
 
 @njit(cache=True)
+def declare_one(hand: int, played: int, best: int, trick_n: int, seat: int, picker: int,
+                pick: int, prm: np.ndarray) -> int:
+    """Declare when the expected gain 50(1-q) - 100·q·m (m: own multiplier) of declaring
+    over keeping quiet exceeds the margin."""
+    q = self_take_chance(hand, played, best, trick_n)
+    m = 1.0
+    if seat == picker:
+        m = 4.0 if pick == 7 else 2.0
+    gain = 50.0 * (1.0 - q) - 100.0 * q * m
+    return 1 if gain > prm[P_DECLARE_MARGIN] else 0
+
+
+@njit(cache=True)
 def declare_kernel(hand: np.ndarray, played: np.ndarray, best: np.ndarray,
                    trick_n: np.ndarray, seat: np.ndarray, picker: np.ndarray,
                    pick: np.ndarray, prm: np.ndarray, out: np.ndarray) -> None:
-    """Declare when the expected gain 50(1-q) - 100·q·m (m: own multiplier) of declaring
-    over keeping quiet exceeds the margin."""
+    """declare_one over the batch."""
     for i in range(hand.shape[0]):
-        q = self_take_chance(np.int64(hand[i]), np.int64(played[i]), best[i], trick_n[i])
-        m = 1.0
-        if seat[i] == picker[i]:
-            m = 4.0 if pick[i] == 7 else 2.0
-        gain = 50.0 * (1.0 - q) - 100.0 * q * m
-        out[i] = 1 if gain > prm[P_DECLARE_MARGIN] else 0
+        out[i] = declare_one(np.int64(hand[i]), np.int64(played[i]), best[i], trick_n[i],
+                             seat[i], picker[i], pick[i], prm)
 
 
 # ---------------------------------------------------------------- card play
@@ -402,37 +439,82 @@ def _opened(c: int, hand: int, placed: int, step: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def place_kernel(legal: np.ndarray, hand: np.ndarray, played: np.ndarray, prm: np.ndarray,
-                 out: np.ndarray) -> None:
+def place_one(lg: int, h: int, pl: int, prm: np.ndarray) -> int:
     """Place the card that frees most of one's own next cards and least of the others'
     (an ace also gives another turn); cards that open nothing cost nothing to place."""
     w_own = prm[P_PLACE_OWN]
     w_other = prm[P_PLACE_OTHER]
     w_ace = prm[P_PLACE_ACE]
-    for i in range(legal.shape[0]):
-        lg = np.int64(legal[i])
-        h = np.int64(hand[i])
-        pl = np.int64(played[i])
-        bc = -1
-        bs = -1e18
-        m = lg
-        while m:
-            c = _low(m)
-            m &= m - 1
-            r = c & 7
-            own = 0
-            other = 0
-            if r >= 3:
-                o, x = _opened(c, h, pl, 1)
-                own += o
-                other += x
-            if r <= 3:
-                o, x = _opened(c, h, pl, -1)
-                own += o
-                other += x
-            sc = w_own * own - w_other * other + (w_ace if r == 7 else 0.0) - 0.01 * c
-            if sc > bs:
-                bs = sc
-                bc = c
-        out[i] = bc
+    bc = -1
+    bs = -1e18
+    m = lg
+    while m:
+        c = _low(m)
+        m &= m - 1
+        r = c & 7
+        own = 0
+        other = 0
+        if r >= 3:
+            o, x = _opened(c, h, pl, 1)
+            own += o
+            other += x
+        if r <= 3:
+            o, x = _opened(c, h, pl, -1)
+            own += o
+            other += x
+        sc = w_own * own - w_other * other + (w_ace if r == 7 else 0.0) - 0.01 * c
+        if sc > bs:
+            bs = sc
+            bc = c
+    return bc
 
+
+@njit(cache=True)
+def place_kernel(legal: np.ndarray, hand: np.ndarray, played: np.ndarray, prm: np.ndarray,
+                 out: np.ndarray) -> None:
+    """place_one over the batch."""
+    for i in range(legal.shape[0]):
+        out[i] = place_one(np.int64(legal[i]), np.int64(hand[i]), np.int64(played[i]), prm)
+
+
+# ---------------------------------------------------------------- the compiled policy
+
+_PLAYED, _CONTRACT, _BEST, _TRICK_N = C["played"], C["contract"], C["best_card"], C["trick_n"]
+_TRICK_NO, _DECLARED, _PICKER, _DECISION = C["trick_no"], C["declared"], C["picker"], C["decision"]
+_SEAT = C["seat"]
+
+
+@njit(POLICY_SIG, cache=True)
+def heuristic_policy(row: int, lg: int, hand: int, subkey: int, params: int,
+                     n_params: int) -> int:
+    """The heuristic and its variants for one decision of one game (the same functions as
+    the batched methods, the variant chosen by the mode parameters)."""
+    s = state_row(row)
+    prm = param_vector(params, n_params)
+    d = s[_DECISION]
+    if d == PLAY:
+        return play_one(lg, hand, s[_PLAYED], s[_CONTRACT], s[_BEST], s[_TRICK_N],
+                        s[_TRICK_NO], s[_DECLARED], prm)
+    pick = pick_number(s)
+    if d == PICK:
+        mode = prm[P_TRIX_MODE]
+        if mode == 0:
+            trix = want_trix_one(lg, hand, pick, prm)
+        elif mode == 1:
+            trix = (lg >> TRIX) & 1 == 1
+        else:
+            trix = lg == (1 << TRIX)
+        if trix:
+            return TRIX
+        if prm[P_ORDER_MODE] == 1:
+            return fixed_order_one(lg, FIXED_ORDER)
+        return order_one(lg, hand, pick, prm[P_BASE:P_BASE + 7], prm, np.zeros(7))
+    if d == DECLARE:
+        mode = prm[P_DECLARE_MODE]
+        if mode == 1:
+            return 0
+        if mode == 2:
+            return 1
+        return declare_one(hand, s[_PLAYED], s[_BEST], s[_TRICK_N], s[_SEAT], s[_PICKER],
+                           pick, prm)
+    return place_one(lg, hand, s[_PLAYED], prm)

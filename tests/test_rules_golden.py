@@ -437,7 +437,7 @@ def test_the_game_ends_after_28_contracts() -> None:
 
 
 def test_winners_lowest_losers_highest() -> None:
-    outcomes = pytest.importorskip("trixsim.outcomes")
+    outcomes = pytest.importorskip("trixsim.games.trix.outcomes")
     st = engine.init(0, [0, 1, 2])
     st.totals[:] = [[-100, 50, -100, 300], [0, 0, 0, 0], [1100, 20, 30, 1100]]
     df = outcomes.games_table(st, 0, ["random"] * 4).to_pandas()

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from trixsim.cli import cli
+from trixsim.games.trix.outcomes import CONTRACT_COLUMNS, GAME_COLUMNS, OutcomeLog, expand
 from trixsim.loading import load_seats
-from trixsim.outcomes import CONTRACT_COLUMNS, GAME_COLUMNS, OutcomeLog, expand
 from trixsim.runner import RunConfig, expand_lineups, plan, read_run, run
 from trixsim.sim import StrategyError, play_batch
 from trixsim.types import CONTRACT_NAMES

@@ -16,12 +16,13 @@ import numpy as np
 from numba import njit
 
 from trixsim.folders import holder
+from trixsim.games.trix import rules
 from trixsim.games.trix.rules import add_points, ends_game, winners_losers
-from trixsim.jitcache import guard
+from trixsim.jitcache import guard, sources
 from trixsim.runfolder import Chunk, RunMeta, damaged_chunks, read_run, unlisted_files
 
 # _chain compiles in the rules it calls: refresh its cache when they change
-guard(__file__, add_points.py_func.__code__.co_code, ends_game.py_func.__code__.co_code)
+guard(__file__, sources(rules))
 
 
 @dataclass

@@ -1,9 +1,11 @@
 """Keep numba's on-disk cache honest about constants imported from other modules.
 
-numba freezes global constants into compiled code and checks only the defining file's
-source when it reuses its cache, so a change to, say, the state layout in another module
-would silently run stale kernels. ``guard`` drops a module's cached kernels when a
-fingerprint of the constants it imports changes.
+numba freezes global constants into compiled code, and links the compiled functions a
+kernel calls into it, yet checks only the defining file's source when it reuses its
+cache, so a change to, say, the state layout or a rule in another module would silently
+run stale kernels. ``guard`` drops a module's cached kernels when a fingerprint of the
+constants it imports, or of the sources of the modules it calls into (``sources``),
+changes.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ def cache_dir(module_file: str) -> Path | None:
         return Path(FunctionCache(probe).cache_path)
     except (OSError, RuntimeError):  # no usable folder: numba raises "no locator available"
         return None
+
+
+def sources(*modules: types.ModuleType) -> tuple[str, ...]:
+    """Fingerprints of modules' source files, for ``guard``: a cached kernel holds the
+    machine code of every compiled function it calls or inlines from other modules, so
+    their sources must be part of its fingerprint."""
+    return tuple(hashlib.sha256(Path(m.__file__).read_bytes()).hexdigest()[:16]
+                 for m in modules if m.__file__)
 
 
 def guard(module_file: str, *constants: object) -> None:

@@ -29,9 +29,9 @@ import pyarrow.parquet as pq
 
 from trixsim import __version__
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
+from trixsim.games.trix.outcomes import OutcomeLog, games_table
 from trixsim.games.trix.rules import winners_losers
 from trixsim.loading import load_seats, split_specs
-from trixsim.outcomes import OutcomeLog, games_table
 from trixsim.pool import (
     WorkerDied,
     main_process_gone,

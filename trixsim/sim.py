@@ -20,16 +20,20 @@ from trixsim.games.trix import (
     init,
     legal_action_mask,
     observe,
+    rules,
     step,
 )
+from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EventLog
+from trixsim.games.trix.fast import play_compiled
+from trixsim.games.trix.outcomes import OutcomeLog
 from trixsim.games.trix.rules import add_points
-from trixsim.jitcache import guard
+from trixsim.jitcache import guard, sources
 from trixsim.strategy import Strategy
 from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
 
 # the kernels below compile in these constants and the 1000 rule: refresh their cache
-guard(__file__, DONE, PLACE, add_points.py_func.__code__.co_code)
+guard(__file__, sources(rules), DONE, PLACE)
 
 _METHODS = ((PICK, "pick"), (DECLARE, "declare"), (PLAY, "play"), (PLACE, "place"))
 
@@ -179,11 +183,41 @@ def _blame(st: GameState, strategies: Sequence[Strategy], actions: np.ndarray,
         f"{GAME.why_illegal(st, g, a)} (legal: {legal_names})")
 
 
+PATHS = ("auto", "compiled", "stepwise")
+
+
+def compiled_lineup(strategies: Sequence[Strategy]) -> tuple[tuple, np.ndarray] | None:
+    """The four seats' compiled policies and their (4, n) parameter rows, or None unless
+    every seat has one (``Strategy.compiled``)."""
+    got = [s.compiled() for s in strategies]
+    if any(c is None for c in got):
+        return None
+    width = max(len(c[1]) for c in got)  # type: ignore[index]
+    params = np.zeros((4, width))
+    for s, (_, p) in enumerate(got):  # type: ignore[misc]
+        params[s, :len(p)] = p
+    return tuple(c[0] for c in got), params  # type: ignore[index]
+
+
 def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
-               observer: Observer | None = None) -> GameState:
-    """Play complete games (seat s is played by strategies[s]) and return the final state."""
+               observer: Observer | None = None, path: str = "auto") -> GameState:
+    """Play complete games (seat s is played by strategies[s]) and return the final state.
+
+    ``path``: ``compiled`` plays whole games inside compiled code (every seat needs a
+    compiled policy), ``stepwise`` asks the strategies' methods step by step, ``auto``
+    (the default) takes the compiled path when it can. Both give the same games.
+    """
     if len(strategies) != 4:
         raise ValueError("exactly four strategies are needed, one per seat")
+    if path not in PATHS:
+        raise ValueError(f"path must be one of {', '.join(PATHS)}, not {path!r}")
+    watches = hasattr(observer, "before_step") or hasattr(observer, "after_step")
+    lineup = compiled_lineup(strategies) if path != "stepwise" and not watches else None
+    if path == "compiled" and lineup is None:
+        raise ValueError("the compiled path needs a compiled policy for every seat (and no "
+                         "observer watching steps)")
+    if lineup is not None:
+        return _play_compiled(strategies, lineup, seed, game_ids, observer)
     log = EventLog() if hasattr(observer, "events") else None
     before = getattr(observer, "before_step", None)
     after = getattr(observer, "after_step", None)
@@ -215,6 +249,32 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
             observer.events(st, log.rows)  # type: ignore[union-attr]
         if after is not None:
             after(st)
+    return st
+
+
+def _play_compiled(strategies: Sequence[Strategy], lineup: tuple[tuple, np.ndarray],
+                   seed: int, game_ids: np.ndarray | range,
+                   observer: Observer | None) -> GameState:
+    """``play_batch`` on the compiled path: an OutcomeLog is filled in the loop, any other
+    observer gets every event of the batch at the end (game after game)."""
+    ids = np.asarray(game_ids, dtype=np.int64)
+    outcomes = observer if isinstance(observer, OutcomeLog) else None
+    keep = observer is not None and outcomes is None
+    st, events, err = play_compiled(lineup[0], lineup[1], Chance(int(seed)), ids,
+                                    outcomes=outcomes, keep_events=keep)
+    if err[0] >= 0:
+        g, seat, decision, a = (int(x) for x in err)
+        name = GAME.action_name(decision, a)
+        shown = f"{a} ({name})" if name != str(a) else str(a)
+        legal = " ".join(GAME.action_name(decision, x)
+                         for x in mask_actions(GAME.legal_action_mask(st.take([g]))[0]))
+        raise StrategyError(
+            f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
+            f"{shown} on decision {DECISION_NAMES[decision]!r} in game "
+            f"{int(st.game_id[g])}: {GAME.why_illegal(st, g, a)} (legal: {legal}; its "
+            f"compiled policy)")
+    if keep:
+        observer.events(st, events)  # type: ignore[union-attr]
     return st
 
 

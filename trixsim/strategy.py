@@ -6,6 +6,11 @@ legal-action mask) and returns one action per game, as an integer array of lengt
 ``len(obs)``. The base class answers every decision uniformly at random among the legal
 actions, so a subclass overrides only the decisions it cares about.
 
+A strategy can also offer a compiled per-game policy (``policy``, see
+``trixsim.games.trix.policy``) that answers every decision exactly as its methods do; when
+all four seats have one, whole games are played inside compiled code (many times faster),
+with the same results as the stepwise loop.
+
 Actions: ``pick`` returns a contract id (trixsim.types), ``declare`` 1 to declare the
 king of hearts or 0 not to, ``play`` and ``place`` a card (trixsim.cards). Trix passes
 are not asked: a seat with nothing to place passes by rule.
@@ -20,6 +25,10 @@ import numpy as np
 
 from trixsim.cards import choose_uniform
 from trixsim.games.trix.observation import Observation
+from trixsim.games.trix.policy import uniform_policy
+
+Policy = Any
+"""A compiled per-game policy: ``@njit(POLICY_SIG)`` (view, params) -> action."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,10 @@ class Strategy:
     params: ClassVar[dict[str, Param]] = {}
     observes: ClassVar[frozenset[str] | None] = frozenset({"legal", "key"})
     """Observation fields the strategy reads (None: all). Fewer fields, less copying."""
+    policy: ClassVar[Policy | None] = uniform_policy
+    """The compiled per-game policy that answers like the methods, or None. It speaks for
+    the class that sets it: a subclass that overrides any method without setting
+    ``policy`` again is played by its methods (see ``compiled``)."""
 
     def __init__(self, **values: Any) -> None:
         for key in values:
@@ -81,3 +94,22 @@ class Strategy:
     def place(self, obs: Observation) -> np.ndarray:
         """Cards to place on the trix layout, one per game (never called to pass)."""
         return choose_uniform(obs.legal, obs.key)
+
+    def policy_params(self) -> np.ndarray:
+        """The float64 vector the compiled policy receives (the parameters it needs)."""
+        return np.zeros(1)
+
+    def compiled(self) -> tuple[Policy, np.ndarray] | None:
+        """The compiled policy and its parameters, or None when the methods must be asked:
+        no policy, or a subclass below the class that set it overrides a method (its
+        answers could then differ from the policy's)."""
+        owner = next((c for c in type(self).__mro__ if "policy" in c.__dict__), None)
+        if owner is None or owner.__dict__["policy"] is None:
+            return None
+        for cls in type(self).__mro__:
+            if cls is owner:
+                break
+            if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
+                return None
+        params = np.ascontiguousarray(self.policy_params(), dtype=np.float64)
+        return owner.__dict__["policy"], params

@@ -1,7 +1,7 @@
 """What happened: the events ``init`` and ``step`` report when asked, raw and readable.
 
 The compiled engine writes one int64 row per event into an ``EventLog`` buffer:
-``[batch position, kind, seat, contract number (0-based), p0 .. p7]``. Nobody asking costs
+``[batch position, kind, seat, contract number (0-based), p0 .. p16]``. Nobody asking costs
 nothing (``step`` without ``events`` writes none). ``decode`` turns rows into small
 immutable objects for records, tables and the table's wire protocol:
 
@@ -14,7 +14,8 @@ immutable objects for records, tables and the table's wire protocol:
 | ``Trick`` | the winner | the leader and the four cards in playing order, trick number |
 | ``Place`` / ``Pass`` | the trix player | the card placed |
 | ``Out`` | the seat out of cards in trix | 1 first (−100), 2 second (−50) |
-| ``ContractEnd`` | the picker | every seat's points and new totals (1000 rule applied) |
+| ``ContractEnd`` | the picker | every seat's points, new totals (1000 rule applied) and |
+| | | tricks; who declared K♥, who took it; tricks played; trix's two outs |
 | ``GameEnd`` | | the final totals |
 
 ``Deal`` holds every hand: it is what chance did, not what a seat saw; a table filters it
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-EV_WIDTH = 12
+EV_WIDTH = 21
 (DEAL, PICK, DECLARE, CARD, TRICK, PLACE, PASS, OUT, CONTRACT_END, GAME_END) = range(10)
 _PER_STEP = 5  # most events one game makes in one step (a card, the trick, the end, a deal)
 
@@ -134,11 +135,18 @@ class Out(Event):
 
 @dataclass(frozen=True)
 class ContractEnd(Event):
-    """A contract ended: every seat's points and totals after it."""
+    """A contract ended: every seat's points and totals after it, with what the outcome
+    tables need of it (so they read one event per contract, not every trick)."""
 
     picker: int
     points: tuple[int, int, int, int]
     totals: tuple[int, int, int, int]
+    tricks: tuple[int, int, int, int] = (0, 0, 0, 0)
+    declared: int = -1  # seat that declared K♥, -1 none
+    kh_taker: int = -1  # seat that took K♥ in a trick, -1 none
+    tricks_played: int = 0
+    out_first: int = -1  # trix
+    out_second: int = -1
 
 
 @dataclass(frozen=True)
@@ -174,7 +182,8 @@ def decode(rows: np.ndarray, game_ids: np.ndarray) -> list[Event]:
         elif kind == OUT:
             out.append(Out(g, cn, seat, r[4]))
         elif kind == CONTRACT_END:
-            out.append(ContractEnd(g, cn, seat, _quad(r, 4), _quad(r, 8)))
+            out.append(ContractEnd(g, cn, seat, _quad(r, 4), _quad(r, 8), _quad(r, 12),
+                                   *r[16:21]))
         elif kind == GAME_END:
             out.append(GameEnd(g, cn, _quad(r, 4)))
     return out

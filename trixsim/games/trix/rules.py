@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trixsim import cards, rng
 from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
 from trixsim.cards import bit_count as popcount
 from trixsim.games.trix.chance import Chance
@@ -27,7 +28,7 @@ from trixsim.games.trix.events import PICK as EV_PICK
 from trixsim.games.trix.events import PLACE as EV_PLACE
 from trixsim.games.trix.events import TRICK as EV_TRICK
 from trixsim.games.trix.state import COL, FIELDS, GameState, empty
-from trixsim.jitcache import guard
+from trixsim.jitcache import guard, sources
 from trixsim.rng import deal_one, first_picker
 from trixsim.types import (
     DAMET,
@@ -46,7 +47,7 @@ from trixsim.types import (
 )
 
 _TRIX_BIT = 1 << TRIX
-guard(__file__, FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
+guard(__file__, sources(cards, rng), FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
       (DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX),
       (EV_WIDTH, EV_DEAL, EV_PICK, EV_DECLARE, EV_CARD, EV_TRICK, EV_PLACE, EV_PASS, EV_OUT,
        EV_CONTRACT_END, EV_GAME_END))
@@ -198,7 +199,7 @@ _DEALING = DONE + 1
 """Internal phase: the contract ended and the next deal (a chance event) is due."""
 
 # Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
-# p0..p7]; see trixsim.games.trix.events for their meaning and readable form.
+# p0..p16]; see trixsim.games.trix.events for their meaning and readable form.
 NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
 
 
@@ -228,11 +229,40 @@ def _emit_deal(S: np.ndarray, g: int, E: np.ndarray, n: np.ndarray) -> None:
 
 
 @njit(cache=True, inline='always')
+def _emit_pick(S: np.ndarray, g: int, t: int, a: int, cn: int, lm: int, E: np.ndarray,
+               n: np.ndarray) -> None:
+    """The pick event (``lm``: the picker's legal mask, to tell a forced pick)."""
+    forced = 1 if lm != 0 and (lm & (lm - 1)) == 0 else 0
+    _emit(E, n, g, EV_PICK, t, cn, a, cn // 4 + 1, forced, 0)
+
+
+@njit(cache=True, inline='always')
+def _emit_end(S: np.ndarray, g: int, cn: int, E: np.ndarray, n: np.ndarray) -> None:
+    """The events of a contract's end (and of the game's, if it ended too)."""
+    k = _emit(E, n, g, EV_CONTRACT_END, S[g, PICKER], cn, S[g, POINTS], S[g, POINTS + 1],
+              S[g, POINTS + 2], S[g, POINTS + 3])
+    kh_taker = -1
+    for s in range(4):
+        E[k, 8 + s] = S[g, TOTALS + s]
+        E[k, 12 + s] = S[g, TRICKS + s]
+        if np.int64(S[g, WON + s]) & KH_MASK:
+            kh_taker = s
+    E[k, 16] = S[g, DECLARED]
+    E[k, 17] = kh_taker
+    E[k, 18] = S[g, TRICK_NO]
+    E[k, 19] = S[g, OUT_FIRST]
+    E[k, 20] = S[g, OUT_SECOND]
+    if S[g, PHASE] == DONE:
+        _emit(E, n, g, EV_GAME_END, -1, cn, S[g, TOTALS], S[g, TOTALS + 1],
+              S[g, TOTALS + 2], S[g, TOTALS + 3])
+
+
+@njit(cache=True, inline='always')
 def _emit_step(S: np.ndarray, g: int, ph: int, t: int, a: int, cn: int, tn: int,
-               out1: int, forced: int, E: np.ndarray, n: np.ndarray) -> None:
+               out1: int, lm: int, E: np.ndarray, n: np.ndarray) -> None:
     """The events of one applied action (before the next deal, if one is due)."""
     if ph == PICK:
-        _emit(E, n, g, EV_PICK, t, cn, a, cn // 4 + 1, forced, 0)
+        _emit_pick(S, g, t, a, cn, lm, E, n)
     elif ph == DECLARE:
         _emit(E, n, g, EV_DECLARE, t, cn, a, 0, 0, 0)
     elif ph == PLAY:
@@ -252,13 +282,7 @@ def _emit_step(S: np.ndarray, g: int, ph: int, t: int, a: int, cn: int, tn: int,
         elif S[g, OUT_SECOND] == t:
             _emit(E, n, g, EV_OUT, t, cn, 2, 0, 0, 0)
     if S[g, CONTRACT_NO] != cn:
-        k = _emit(E, n, g, EV_CONTRACT_END, S[g, PICKER], cn, S[g, POINTS], S[g, POINTS + 1],
-                  S[g, POINTS + 2], S[g, POINTS + 3])
-        for s in range(4):
-            E[k, 8 + s] = S[g, TOTALS + s]
-        if S[g, PHASE] == DONE:
-            _emit(E, n, g, EV_GAME_END, -1, cn, S[g, TOTALS], S[g, TOTALS + 1],
-                  S[g, TOTALS + 2], S[g, TOTALS + 3])
+        _emit_end(S, g, cn, E, n)
 
 
 @njit(cache=True, inline='always')
@@ -376,10 +400,8 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
             if E.shape[0] > 0:
                 ph, t, a = S[g, PHASE], S[g, TURN], actions[g]
                 cn, tn, out1 = S[g, CONTRACT_NO], S[g, TRICK_NO], S[g, OUT_FIRST]
-                lm = np.int64(legal[g])
-                forced = 1 if ph == PICK and lm != 0 and (lm & (lm - 1)) == 0 else 0
                 step_one(S, g, a)
-                _emit_step(S, g, ph, t, a, cn, tn, out1, forced, E, n)
+                _emit_step(S, g, ph, t, a, cn, tn, out1, np.int64(legal[g]), E, n)
             else:
                 step_one(S, g, actions[g])
             if S[g, PHASE] == _DEALING:

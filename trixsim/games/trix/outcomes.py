@@ -1,8 +1,9 @@
 """Per-contract and per-game outcome tables, collected while games are played.
 
 ``OutcomeLog`` reads the engine's events (``trixsim.games.trix.events``), one compiled pass
-per step: a deal notes the hands, a pick opens a contract, declarations, tricks and trix
-exits fill it in, and its end writes one row into preallocated arrays. Tables are pyarrow
+per step: a deal notes the hands, a pick opens a contract, and its end (which carries the
+tricks, the declaration, the K♥ taker and the trix exits) writes one row into
+preallocated arrays. Tables are pyarrow
 Tables with compact types: small integers and dictionary-encoded strings.
 """
 
@@ -12,11 +13,12 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
+from trixsim import cards
 from trixsim.cards import KH_MASK, bit_count
-from trixsim.games.trix import GameState
-from trixsim.games.trix.events import CONTRACT_END, DEAL, DECLARE, OUT, PICK, TRICK
+from trixsim.games.trix import GameState, rules
+from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
 from trixsim.games.trix.rules import multiplier, winners_losers
-from trixsim.jitcache import guard
+from trixsim.jitcache import guard, sources
 from trixsim.types import CONTRACT_NAMES
 
 CONTRACT_COLUMNS: dict[str, str] = {
@@ -52,7 +54,7 @@ GAME_COLUMNS: dict[str, str] = {
 }
 
 # _consume compiles in the event kinds and the rules it calls: refresh its cache
-guard(__file__, KH_MASK, DEAL, PICK, DECLARE, TRICK, OUT, CONTRACT_END,
+guard(__file__, sources(cards, rules), KH_MASK, DEAL, PICK, CONTRACT_END, EV_WIDTH,
       multiplier.py_func.__code__.co_code)
 
 _QUADS = ("tricks", "points", "totals")
@@ -73,23 +75,29 @@ class OutcomeLog:
         self.lineup = lineup
         self._deal = np.zeros((batch, 4), dtype=np.int64)  # hands as dealt, per game
         self._open = np.zeros((batch, len(_SCALARS)), dtype=np.int64)  # the open contract
-        self._tricks = np.zeros((batch, 4), dtype=np.int64)
         cap = batch * 28
         self._rows = np.zeros((cap, len(_SCALARS) + 2), dtype=np.int64)  # + game, number
         self._quads = np.zeros((cap, 3, 4), dtype=np.int64)
         self._n = np.zeros(1, dtype=np.int64)
+        self.in_order = False  # rows already sorted by game and number (the compiled loop)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays the compiled loop fills: dealt hands, open contracts, rows, per-seat
+        quads, row count."""
+        return self._deal, self._open, self._rows, self._quads, self._n
 
     def events(self, st: GameState, rows: np.ndarray) -> None:
         """Fold in the events of one ``init`` or ``step`` (one compiled pass)."""
-        _consume(rows, st.game_id, self._deal, self._open, self._tricks, self._rows,
+        _consume(rows, st.game_id, self._deal, self._open, self._rows,
                  self._quads, self._n)
 
     def contracts(self) -> pa.Table:
         """The per-contract table, sorted by game and contract number."""
         n = int(self._n[0])
         rows, quads = self._rows[:n], self._quads[:n]
-        order = np.lexsort((rows[:, 1], rows[:, 0]))
-        rows, quads = rows[order], quads[order]
+        if not self.in_order:
+            order = np.lexsort((rows[:, 1], rows[:, 0]))
+            rows, quads = rows[order], quads[order]
         cols = {"game": rows[:, 0], "number": rows[:, 1]}
         cols.update({k: rows[:, 2 + i] for i, k in enumerate(_SCALARS)})
         cols.update({k: quads[:, i] for i, k in enumerate(_QUADS)})
@@ -102,45 +110,50 @@ _PICKER, _PICK, _CONTRACT, _MULT, _FORCED, _HAND, _HOLDER, _HEARTS, _DECLARED, _
 
 @njit(cache=True)
 def _consume(ev: np.ndarray, game_id: np.ndarray, deal: np.ndarray, open_: np.ndarray,
-             tricks: np.ndarray, rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
-    """Events to contract rows: a deal notes the hands (and the K♥ holder), a pick opens
-    the contract, declarations, tricks and trix exits fill it in, its end writes the row."""
+             rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
+    """Events to contract rows (``consume_event`` for each)."""
     for e in range(ev.shape[0]):
-        g, kind, seat = ev[e, 0], ev[e, 1], ev[e, 2]
-        if kind == DEAL:
-            for s in range(4):
-                deal[g, s] = ev[e, 4 + s]
-        elif kind == PICK:
-            o = open_[g]
-            o[_PICKER], o[_CONTRACT], o[_PICK], o[_FORCED] = seat, ev[e, 4], ev[e, 5], ev[e, 6]
-            o[_MULT] = multiplier(ev[e, 4], ev[e, 5])
-            o[_HAND] = deal[g, seat]
-            o[_DECLARED], o[_KH_TAKER], o[_PLAYED], o[_OUT1], o[_OUT2] = 0, -1, 0, -1, -1
-            for s in range(4):
-                tricks[g, s] = 0
-                if deal[g, s] & KH_MASK:
-                    o[_HOLDER] = s
-                    o[_HEARTS] = bit_count(deal[g, s] & 0xFF)
-        elif kind == DECLARE:
-            open_[g, _DECLARED] = ev[e, 4]
-        elif kind == TRICK:
-            tricks[g, seat] += 1
-            open_[g, _PLAYED] += 1
-            for k in range(4):
-                if (np.int64(1) << ev[e, 4 + k]) & KH_MASK:
-                    open_[g, _KH_TAKER] = seat
-        elif kind == OUT:
-            open_[g, _OUT1 if ev[e, 4] == 1 else _OUT2] = seat
-        elif kind == CONTRACT_END:
-            r = n[0]
-            rows[r, 0] = game_id[g]
-            rows[r, 1] = ev[e, 3] + 1
-            rows[r, 2:] = open_[g]
-            for s in range(4):
-                quads[r, 0, s] = tricks[g, s]
-                quads[r, 1, s] = ev[e, 4 + s]
-                quads[r, 2, s] = ev[e, 8 + s]
-            n[0] = r + 1
+        consume_event(ev, e, game_id, deal, open_, rows, quads, n)
+
+
+@njit(cache=True, inline="always")
+def consume_event(ev: np.ndarray, e: int, game_id: np.ndarray, deal: np.ndarray,
+                  open_: np.ndarray, rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
+    """Event ``e`` of ``ev`` to contract rows: a deal notes the hands (and so the K♥
+    holder), a pick opens the contract, its end (which carries the tricks, the
+    declaration, the K♥ taker and the trix exits) writes the row. Other events change
+    nothing here, so the compiled loop emits only these three."""
+    g, kind, seat = ev[e, 0], ev[e, 1], ev[e, 2]
+    if kind == DEAL:
+        for s in range(4):
+            deal[g, s] = ev[e, 4 + s]
+    elif kind == PICK:
+        open_[g, _PICKER] = seat
+        open_[g, _CONTRACT] = ev[e, 4]
+        open_[g, _PICK] = ev[e, 5]
+        open_[g, _FORCED] = ev[e, 6]
+        open_[g, _MULT] = multiplier(ev[e, 4], ev[e, 5])
+        open_[g, _HAND] = deal[g, seat]
+        for s in range(4):
+            if deal[g, s] & KH_MASK:
+                open_[g, _HOLDER] = s
+                open_[g, _HEARTS] = bit_count(deal[g, s] & 0xFF)
+    elif kind == CONTRACT_END:
+        r = n[0]
+        rows[r, 0] = game_id[g]
+        rows[r, 1] = ev[e, 3] + 1
+        for k in range(_DECLARED):
+            rows[r, 2 + k] = open_[g, k]
+        rows[r, 2 + _DECLARED] = 1 if ev[e, 16] >= 0 else 0
+        rows[r, 2 + _KH_TAKER] = ev[e, 17]
+        rows[r, 2 + _PLAYED] = ev[e, 18]
+        rows[r, 2 + _OUT1] = ev[e, 19]
+        rows[r, 2 + _OUT2] = ev[e, 20]
+        for s in range(4):
+            quads[r, 0, s] = ev[e, 12 + s]
+            quads[r, 1, s] = ev[e, 4 + s]
+            quads[r, 2, s] = ev[e, 8 + s]
+        n[0] = r + 1
 
 
 def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:

@@ -1,0 +1,226 @@
+"""Whole games in one compiled loop: the fast path for strategies with compiled policies.
+
+``play_games`` plays each game of a batch from its deal to its end without returning to
+Python: the seat to act gets its view (``policy.fill_view``) and its policy's action,
+the action is checked and applied by the same rule functions as ``rules.step``
+(``step_one``, ``_deal``). The deal, pick and contract-end events (the only ones the
+outcome tables read) are emitted by the rules' own emitters into a small scratch buffer
+that the tables' consumer (``outcomes.consume_event``) folds in at once, so the contract
+rows come out in game order with no sort; if asked, every event is kept for game records.
+Same seed, same games and tables as the stepwise loop (``trixsim.sim``), which serves
+strategies written in Python; tests play both ways.
+
+``play_out`` plays one game of a state to its end (a search rollout with ``stop_after``
+set) and can itself be called from compiled code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from trixsim import cards, rng
+from trixsim.games.trix import events, outcomes, policy, rules, state
+from trixsim.games.trix.chance import Chance
+from trixsim.games.trix.events import EV_WIDTH
+from trixsim.games.trix.observation import strategy_subkey
+from trixsim.games.trix.outcomes import OutcomeLog, consume_event
+from trixsim.games.trix.policy import decision_key, uniform_action, uniform_policy
+from trixsim.games.trix.rules import (
+    _DEALING,
+    FIRST_PICKER,
+    GAME_ID,
+    PHASE,
+    TURN,
+    _deal,
+    _emit_deal,
+    _emit_end,
+    _emit_pick,
+    _emit_step,
+    _is_legal,
+    legal_one,
+    step_one,
+)
+from trixsim.games.trix.state import COL, GameState, empty
+from trixsim.jitcache import guard, sources
+from trixsim.rng import first_picker
+from trixsim.types import DECLARE, DONE, PASS, PICK, PLACE
+
+guard(__file__, sources(cards, rng, events, outcomes, policy, rules, state), tuple(COL.items()),
+      EV_WIDTH, DONE, PASS, PICK, DECLARE, PLACE,
+      _DEALING)
+
+_CONTRACT_NO = COL["contract_no"]
+_TRICK_NO = COL["trick_no"]
+_OUT_FIRST = COL["out_first"]
+_STOP_AFTER = COL["stop_after"]
+_PLY = COL["ply"]
+_HANDS = COL["hands"]
+_NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
+
+
+@njit(cache=True)
+def _keep(ev: np.ndarray, k: int, E: np.ndarray, n_all: np.ndarray) -> np.ndarray:
+    """Append the scratch events ``ev[:k]`` to the kept events (growing the buffer)."""
+    m = n_all[0]
+    if m + k > E.shape[0]:
+        bigger = np.empty((max(2 * E.shape[0], m + k + 1024), EV_WIDTH), dtype=np.int64)
+        bigger[:m] = E[:m]
+        E = bigger
+    E[m:m + k] = ev[:k]
+    n_all[0] = m + k
+    return E
+
+
+@njit(cache=True)
+def _all_events(S: np.ndarray, g: int, ph: int, t: int, a: int, cn: int, tn: int, out1: int,
+                lm: int, ev: np.ndarray, en: np.ndarray) -> None:
+    """Every event of a step (``rules._emit_step``), out of line: only records want them,
+    and inlined they would slow the loop's hot path."""
+    _emit_step(S, g, ph, t, a, cn, tn, out1, lm, ev, en)
+
+
+@njit(cache=True)
+def play_games(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.ndarray,
+               policies, params: np.ndarray, builtin: np.ndarray, deal: np.ndarray,
+               open_: np.ndarray, rows: np.ndarray, quads: np.ndarray, n_rows: np.ndarray,
+               err: np.ndarray) -> None:
+    """Play every game of ``S`` (rows fresh from ``state.empty``) to its end, filling the
+    outcome rows (see ``_play``)."""
+    _play(S, draw_first, seed, subkey, deals, policies, params, builtin, deal, open_, rows,
+          quads, n_rows, False, err)
+
+
+@njit(cache=True)
+def play_games_events(S: np.ndarray, draw_first: bool, seed: int, subkey: int,
+                      deals: np.ndarray, policies, params: np.ndarray, builtin: np.ndarray,
+                      deal: np.ndarray, open_: np.ndarray, rows: np.ndarray,
+                      quads: np.ndarray, n_rows: np.ndarray,
+                      err: np.ndarray) -> tuple[np.ndarray, int]:
+    """``play_games`` that also keeps every event (for game records); returns them and
+    their number."""
+    return _play(S, draw_first, seed, subkey, deals, policies, params, builtin, deal, open_,
+                 rows, quads, n_rows, True, err)
+
+
+@njit(cache=True, inline="always")
+def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.ndarray,
+          policies, params: np.ndarray, builtin: np.ndarray, deal: np.ndarray,
+          open_: np.ndarray, rows: np.ndarray, quads: np.ndarray, n_rows: np.ndarray,
+          keep_events: bool, err: np.ndarray) -> tuple[np.ndarray, int]:
+    """The loop (inlined into ``play_games`` and ``play_games_events`` with a constant
+    ``keep_events``, so the tables-only loop carries no test for it).
+
+    ``policies[s]`` (a tuple of four compiled policies) acts for seat s with
+    ``params[s]``; where ``builtin[s]`` is 1 the seat plays uniformly at random, drawn
+    inline (the base strategy's policy, without a call). ``deal .. n_rows`` are an
+    ``OutcomeLog``'s arrays, filled in game order from the deal, pick and contract-end
+    events. With ``keep_events``, every event is also kept and returned (as ``rules.step``
+    reports them) with their number. An illegal action stops the loop with ``err`` =
+    (batch position, seat, decision, action), that game's state as it was before it.
+    """
+    ev = np.zeros((8, EV_WIDTH), dtype=np.int64)
+    width = S.shape[1]
+    n_params = params.shape[1]
+    en = np.zeros(1, dtype=np.int64)
+    pick_t = pick_a = pick_lm = 0
+    E = np.zeros((4096 if keep_events else 0, EV_WIDTH), dtype=np.int64)
+    n_all = np.zeros(1, dtype=np.int64)
+    gid = S[:, GAME_ID].copy()
+    err[0] = -1
+    for g in range(S.shape[0]):
+        if draw_first:
+            S[g, FIRST_PICKER] = first_picker(seed, S[g, GAME_ID])
+        _deal(S, g, seed, deals)
+        en[0] = 0
+        _emit_deal(S, g, ev, en)
+        consume_event(ev, 0, gid, deal, open_, rows, quads, n_rows)
+        if keep_events:
+            E = _keep(ev, 1, E, n_all)
+        while S[g, PHASE] != DONE:
+            ph = S[g, PHASE]
+            t = S[g, TURN]
+            lm = legal_one(S, g)
+            if ph == PLACE and lm == 0:
+                a = PASS
+            elif builtin[t]:
+                a = uniform_action(lm, decision_key(S[g, GAME_ID], S[g, _PLY], subkey))
+            else:
+                a = policies[t](S.ctypes.data + 8 * g * width, lm, S[g, _HANDS + t], subkey,
+                                params.ctypes.data + 8 * t * n_params, n_params)
+                if not _is_legal(S, g, a, lm):
+                    err[0], err[1], err[2], err[3] = g, t, ph, a
+                    return E, n_all[0]
+            if ph == PICK:
+                pick_t, pick_a, pick_lm = t, a, lm
+            cn, tn, out1 = S[g, _CONTRACT_NO], S[g, _TRICK_NO], S[g, _OUT_FIRST]
+            step_one(S, g, a)
+            if keep_events:
+                en[0] = 0
+                _all_events(S, g, ph, t, a, cn, tn, out1, lm, ev, en)
+            elif S[g, _CONTRACT_NO] == cn:
+                continue  # nothing that the outcome rows read happened
+            else:  # the contract ended: its pick (noted when made), its end
+                en[0] = 0
+                _emit_pick(S, g, pick_t, pick_a, cn, pick_lm, ev, en)
+                _emit_end(S, g, cn, ev, en)
+            if S[g, PHASE] == _DEALING:
+                _deal(S, g, seed, deals)
+                _emit_deal(S, g, ev, en)
+            k = en[0]
+            for e in range(k):
+                consume_event(ev, e, gid, deal, open_, rows, quads, n_rows)
+            if keep_events:
+                E = _keep(ev, k, E, n_all)
+    return E, n_all[0]
+
+
+@njit(cache=True)
+def play_out(S: np.ndarray, g: int, subkey: int, policies, params: np.ndarray) -> int:
+    """Play the current contract of game ``g`` of ``S`` to its end with the seats'
+    policies (a search rollout: ``stop_after`` is set, so no deal follows and the game
+    ends with the contract; its points are then in ``points``). Returns -1, or the seat
+    whose policy chose an illegal action (the game is then left before that action)."""
+    S[g, _STOP_AFTER] = 1
+    width = S.shape[1]
+    n_params = params.shape[1]
+    while S[g, PHASE] != DONE:
+        ph = S[g, PHASE]
+        t = S[g, TURN]
+        lm = legal_one(S, g)
+        if ph == PLACE and lm == 0:
+            a = PASS
+        else:
+            a = policies[t](S.ctypes.data + 8 * g * width, lm, S[g, _HANDS + t], subkey,
+                            params.ctypes.data + 8 * t * n_params, n_params)
+            if not _is_legal(S, g, a, lm):
+                return t
+        step_one(S, g, a)
+    return -1
+
+
+def play_compiled(policies: tuple, params: np.ndarray, chance: Chance, game_ids: np.ndarray,
+                  first_pickers: np.ndarray | None = None, outcomes: OutcomeLog | None = None,
+                  keep_events: bool = False) -> tuple[GameState, np.ndarray, np.ndarray]:
+    """Play whole games with four compiled policies (``params``: (4, n) float64, row s for
+    seat s). Returns the final state, every event if ``keep_events`` (else none) and the
+    error vector of ``play_games`` (``err[0] < 0``: no illegal action)."""
+    st = empty(chance, np.asarray(game_ids, dtype=np.int64))
+    if first_pickers is not None:
+        st.first_picker[:] = first_pickers
+    log = outcomes if outcomes is not None else OutcomeLog(st.batch_size)
+    err = np.full(4, -1, dtype=np.int64)
+    builtin = np.array([p is uniform_policy for p in policies], dtype=np.int64)
+    args = (st.data, first_pickers is None, chance.seed, strategy_subkey(chance.seed),
+            chance.deals, tuple(policies), np.ascontiguousarray(params, dtype=np.float64),
+            builtin, *log.arrays())
+    if keep_events:
+        E, n = play_games_events(*args, err)
+    else:
+        play_games(*args, err)
+        E, n = _NO_EVENTS, 0
+    log.in_order = bool((np.diff(st.game_id) > 0).all())
+    return st, E[:n], err
+
+
+__all__ = ["play_compiled", "play_games", "play_games_events", "play_out"]
