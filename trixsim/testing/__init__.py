@@ -7,7 +7,9 @@ between two plays of the same games, answers that depend on the batch (its size,
 the other games in it), changes to the observation, reads of undeclared observation fields,
 malformed ``params``. ``check_game_engine`` plays random games through the engine's public
 calls and checks its contract with every driver (legal masks, refusal of illegal actions,
-determinism, hidden cards kept out of observations, totals).
+determinism, hidden cards kept out of observations, totals). ``check_policy`` (part of
+``check_strategy``) plays a strategy's compiled policy against its methods and checks that
+it does not read the other seats' cards.
 
 Use it from a plug-in's own tests::
 
@@ -37,6 +39,8 @@ from __future__ import annotations
 from trixsim.testing._common import ConformanceError
 from trixsim.testing.engine import check_game_engine
 from trixsim.testing.game import check_game
+from trixsim.testing.policy import check_policy
 from trixsim.testing.strategy import check_strategy
 
-__all__ = ["ConformanceError", "check_game", "check_game_engine", "check_strategy"]
+__all__ = ["ConformanceError", "check_game", "check_game_engine", "check_policy",
+           "check_strategy"]

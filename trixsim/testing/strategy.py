@@ -28,6 +28,7 @@ from trixsim.testing._common import (
     _fail,
     _ids_text,
 )
+from trixsim.testing.policy import check_policy
 from trixsim.types import DECISION_NAMES, DECLARE, PICK, PLACE, PLAY
 
 # ====================================================================== check_strategy
@@ -352,7 +353,9 @@ def check_strategy(strategy_or_spec: Strategy | type[Strategy] | str, games: int
       nothing (``exceptions``); every decision kind is asked at least once;
     - ``determinism``: the same games played again give the same answers and totals;
     - ``batch independence``: the same games in shuffled order, in batches of 7 and one
-      per batch give each game the same answers and totals.
+      per batch give each game the same answers and totals;
+    - if it offers a compiled policy: ``compiled policy agreement`` and ``hidden cards``
+      (see ``check_policy``).
 
     The same instance is used throughout, as a run reuses it from batch to batch.
     """
@@ -397,5 +400,4 @@ def check_strategy(strategy_or_spec: Strategy | type[Strategy] | str, games: int
         whole = GameState(np.concatenate([st.data for st in states]))
         _compare(log, "batch independence", seed, first, f"one batch of {games}",
                  (merged, whole), f"batches of {size}", subset)
-
-
+    check_policy(strategy, games, seed, who)

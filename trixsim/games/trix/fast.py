@@ -199,6 +199,16 @@ def play_out(S: np.ndarray, g: int, subkey: int, policies, params: np.ndarray) -
     return -1
 
 
+@njit(cache=True)
+def call_policy(policy, S: np.ndarray, g: int, legal: int, subkey: int,
+                params: np.ndarray) -> int:
+    """Ask one compiled policy for the seat to act in game ``g`` of ``S`` (as the loop
+    does), from Python: for checks and tests."""
+    t = S[g, TURN]
+    return policy(S.ctypes.data + 8 * g * S.shape[1], legal, S[g, _HANDS + t], subkey,
+                  params.ctypes.data, params.shape[0])
+
+
 def play_compiled(policies: tuple, params: np.ndarray, chance: Chance, game_ids: np.ndarray,
                   first_pickers: np.ndarray | None = None, outcomes: OutcomeLog | None = None,
                   keep_events: bool = False) -> tuple[GameState, np.ndarray, np.ndarray]:
@@ -223,4 +233,4 @@ def play_compiled(policies: tuple, params: np.ndarray, chance: Chance, game_ids:
     return st, E[:n], err
 
 
-__all__ = ["play_compiled", "play_games", "play_games_events", "play_out"]
+__all__ = ["call_policy", "play_compiled", "play_games", "play_games_events", "play_out"]

@@ -1,0 +1,116 @@
+"""The compiled whole-game path: same games and tables as the stepwise loop, policies
+checked against their methods and against peeking, failures named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from trixsim.games.trix.outcomes import OutcomeLog, games_table
+from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
+from trixsim.games.trix.state import COL
+from trixsim.loading import bundled, load_seats
+from trixsim.sim import StrategyError, compiled_lineup, play_batch
+from trixsim.strategy import Strategy
+from trixsim.testing import check_policy
+from trixsim.transcript import Recorder
+
+LINEUPS = ["random", "heuristic", "heuristic,random,heuristic-nodeclare,random",
+           "heuristic-declare,heuristic-early-trix,heuristic-late-trix,heuristic-fixed-order"]
+
+
+def _tables(specs: str, path: str, ids: np.ndarray, seed: int = 11) -> tuple:
+    log = OutcomeLog(len(ids))
+    st = play_batch(load_seats(specs), seed, ids, observer=log, path=path)
+    return st, log.contracts(), games_table(st, 0, specs.split(",") * (4 // len(specs.split(","))))
+
+
+@pytest.mark.parametrize("specs", LINEUPS)
+def test_both_paths_give_the_same_games_and_tables(specs: str) -> None:
+    ids = np.arange(300, 600)
+    fast = _tables(specs, "compiled", ids)
+    slow = _tables(specs, "stepwise", ids)
+    assert np.array_equal(fast[0].data, slow[0].data)
+    assert fast[1].equals(slow[1]) and fast[2].equals(slow[2])
+    assert fast[1].num_rows >= 300 * 4  # some lineups end games early (a total over 1000)
+
+
+def test_auto_takes_the_compiled_path_only_when_every_seat_has_a_policy() -> None:
+    class Methodical(Strategy):
+        name = "methodical"
+
+        def play(self, obs):  # overrides a method without a policy of its own
+            return super().play(obs)
+
+    assert Methodical().compiled() is None
+    assert compiled_lineup([Methodical()] + load_seats("random")[:3]) is None
+    assert compiled_lineup(load_seats("heuristic,random,random,random")) is not None
+    with pytest.raises(ValueError, match="compiled path needs"):
+        play_batch([Methodical()] * 4, 1, range(2), path="compiled")
+
+
+def test_unordered_game_ids_give_rows_sorted_by_game() -> None:
+    ids = np.array([9, 3, 7, 1])
+    fast = _tables("heuristic", "compiled", ids)[1].to_pandas()
+    slow = _tables("heuristic", "stepwise", ids)[1].to_pandas()
+    assert fast.equals(slow) and list(fast.game.unique()) == [1, 3, 7, 9]
+
+
+def test_records_are_the_same_on_both_paths() -> None:
+    out = []
+    for path in ("compiled", "stepwise"):
+        rec = Recorder(5, ["heuristic", "random", "heuristic", "random"])
+        st = play_batch(load_seats("heuristic,random,heuristic,random"), 5, range(6),
+                        observer=rec, path=path)
+        out.append([r.to_json() if hasattr(r, "to_json") else repr(r)
+                    for r in rec.records(st)])
+    assert out[0] == out[1]
+
+
+def test_bundled_policies_pass_the_policy_check() -> None:
+    for cls in bundled().values():
+        if cls().compiled() is not None:
+            check_policy(cls(), games=60, seed=3)
+
+
+_SEAT = C["seat"]
+_HANDS = COL["hands"]  # a policy must never read these columns: this one does
+
+
+@njit(POLICY_SIG, cache=True)
+def _peeking(row: int, legal: int, hand: int, subkey: int, params: int, n: int) -> int:
+    s = state_row(row)
+    peek = s[_HANDS + (s[_SEAT] + 1) % 4]  # the next seat's hidden hand
+    if legal & peek:
+        return uniform_action(legal & peek, policy_key(s, subkey))
+    return uniform_action(legal, policy_key(s, subkey))
+
+
+class Peeker(Strategy):
+    """Plays like random in its methods... but its policy looks at the next seat's hand."""
+
+    name = "peeker"
+    policy = _peeking
+
+
+def test_a_policy_that_reads_hidden_hands_is_caught() -> None:
+    with pytest.raises(AssertionError, match="compiled policy agreement|hidden cards"):
+        check_policy(Peeker(), games=30)
+
+
+@njit(POLICY_SIG, cache=True)
+def _always_zero(row: int, legal: int, hand: int, subkey: int, params: int, n: int) -> int:
+    return 0
+
+
+class Stubborn(Strategy):
+    name = "stubborn"
+    policy = _always_zero
+
+
+def test_an_illegal_action_from_a_compiled_policy_names_strategy_decision_and_game() -> None:
+    with pytest.raises(StrategyError) as err:
+        play_batch([Stubborn()] * 4, 3, range(5), path="compiled")
+    msg = str(err.value)
+    assert "'stubborn'" in msg and "decision" in msg and "in game" in msg and "legal:" in msg
