@@ -2,18 +2,90 @@
 
 Each subcommand lives in its own module under trixsim/commands; this module only wires
 them together and turns library errors into one-line messages.
+
+The subcommand modules are imported lazily, only when their command runs (or its
+``--help`` is asked for): the library behind them loads numba, pyarrow, pandas and
+matplotlib, which took over a second before ``trixsim --help`` could print anything.
+The command listing of ``trixsim --help`` is built from the COMMANDS table instead.
 """
 
 from __future__ import annotations
 
+import importlib
+from gettext import gettext
+
 import click
 
 from trixsim import __version__
-from trixsim.commands import check, compare, record, report, run, strategies
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("check", "Verify the run folder RUN_DIR; changes nothing at all."),
+    "compare": ("compare", "Compare strategy A with strategy B on duplicate deals."),
+    "record": ("record", "Play games and write each one as a trixsim-transcript/1 record "
+                         "(one JSON line)."),
+    "replay": ("record", "Check every record of FILE against the rules engine, or show one "
+                         "game."),
+    "report": ("report", "Write PNG plots, report.md and index.html for the run folders "
+                         "RUNS."),
+    "run": ("run", "Play games bot against bot and write per-contract and per-game tables."),
+    "strategies": ("strategies", "List the available strategies: bundled ones and those "
+                                 "installed through the 'trixsim.strategies' entry point, "
+                                 "with their descriptions and parameters."),
+}
+"""Command name -> (its module in trixsim.commands, the first sentence of its help).
+
+The sentence is all click uses for the command listing, so the listing is the same as
+with the commands loaded (tests/test_startup.py checks that it matches their help)."""
+
+# click >= 8.4 suggests close command names ("Did you mean 'run'?") from the loaded
+# commands only; older versions raise a plain UsageError and suggest nothing.
+_NoSuchCommand: type[click.UsageError] | tuple[()] = getattr(
+    click.exceptions, "NoSuchCommand", ())
+
+
+def _listed(name: str) -> click.Command:
+    """A stand-in for command ``name`` in the listing: its name and short help only."""
+    return click.Command(name, help=COMMANDS[name][1])
 
 
 class _Group(click.Group):
-    """A click group whose usage errors print as one line: ``Error: <what is wrong>``."""
+    """A click group whose usage errors print as one line: ``Error: <what is wrong>``.
+
+    Its commands come from the COMMANDS table: a command's module is imported, and its
+    commands registered, the first time the command is looked up to run.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module = importlib.import_module(f"trixsim.commands.{COMMANDS[cmd_name][0]}")
+            loaded = click.Group()
+            module.register(loaded)
+            for name, cmd in loaded.commands.items():
+                self.commands.setdefault(name, cmd)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except _NoSuchCommand as exc:  # suggest from every command, loaded or not
+            raise _NoSuchCommand(exc.command_name, exc.message,
+                                 possibilities=self.list_commands(ctx), ctx=exc.ctx) from None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command listing, as click writes it, without importing unloaded commands."""
+        commands = [(name, self.commands[name] if name in self.commands else _listed(name))
+                    for name in self.list_commands(ctx)]
+        commands = [(name, cmd) for name, cmd in commands if not cmd.hidden]
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section(gettext("Commands")):
+                formatter.write_dl([(name, cmd.get_short_help_str(limit))
+                                    for name, cmd in commands])
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -29,10 +101,6 @@ class _Group(click.Group):
 def cli(ctx: click.Context) -> None:
     """Simulate Trix (32-card variant) bot against bot, record games, compare strategies."""
     ctx.ensure_object(dict)
-
-
-for _module in (run, record, strategies, compare, report, check):
-    _module.register(cli)
 
 
 def main() -> None:

@@ -37,7 +37,8 @@ class Decision:
 
 class Game(Protocol):
     """A rule set over a batch of games (see the module docstring). Its states have
-    ``copy()`` (a deep copy, for search and checks)."""
+    ``game_id`` (each game's global index), ``batch_size`` and ``copy()`` (a deep copy,
+    for search and checks); ``decisions[i].id == i``."""
 
     name: str
     n_seats: int
@@ -70,6 +71,27 @@ class Game(Protocol):
 
     def action_name(self, decision: DecisionId, action: Action) -> str:
         """A short readable name of an action in a decision."""
+
+    # -- what the loop (trixsim.sim) needs besides the rules ---------------------------
+
+    def forced(self, state: Any, legal: ActionMask) -> np.ndarray:
+        """Per game, an action the rules take without asking anyone (Trix: the pass of a
+        seat with nothing to place), else -1."""
+
+    def strategy_view(self, state: Any, games: np.ndarray, legal: ActionMask,
+                      fields: frozenset[str] | None) -> Any:
+        """The acting seats' observations in ``games``, as strategies receive them
+        (``fields``: only those, None for all)."""
+
+    def audit(self, state: Any) -> Any:
+        """An honesty check for a batch being played: ``after_step(state)`` returns a
+        message naming a game whose state broke the rules (or None) and whether any game
+        is still being played."""
+
+    def play_compiled(self, strategies: Any, seed: Any, game_ids: Any,
+                      observer: Any = None) -> Any:
+        """Play whole games inside compiled code if every seat can be played there
+        (else None), feeding ``observer`` the same events as the stepwise loop."""
 
 
 def mask_actions(mask: int) -> list[Action]:

@@ -1,70 +1,51 @@
-"""Drive the engine with strategies: the loop that the CLI, the records and reports use.
+"""Drive a game with strategies: the loop that the CLI, the records and reports use.
 
-Each step asks every strategy once per decision kind for all the games where a seat it
-controls must decide, checks the answers, then applies them all with one engine step.
+Written against ``trixsim.game.Game`` only. When the game can play a lineup inside
+compiled code (``game.play_compiled``: every seat offers a compiled policy), whole games
+run there. Otherwise each step asks every strategy once per decision kind for all the
+games where a seat it controls must take it (actions the rules force are applied without
+asking), checks the answers, and applies them all with one ``game.step``; the game's
+``audit`` checks the states stay honest. Both paths give the same games.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from numba import njit
 
-from trixsim.game import mask_actions
-from trixsim.games.trix import (
-    GAME,
-    GameState,
-    IllegalActionError,
-    init,
-    legal_action_mask,
-    observe,
-    rules,
-    step,
-)
-from trixsim.games.trix.chance import Chance
+from trixsim.errors import IntegrityError, StrategyError
+from trixsim.game import Game, mask_actions
+from trixsim.games.trix import GAME, IllegalActionError
 from trixsim.games.trix.events import EventLog
-from trixsim.games.trix.fast import play_compiled
-from trixsim.games.trix.outcomes import OutcomeLog
-from trixsim.games.trix.rules import add_points
-from trixsim.jitcache import guard, sources
+from trixsim.games.trix.fast import compiled_lineup
 from trixsim.strategy import Strategy
-from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE, PLAY
 
-# the kernels below compile in these constants and the 1000 rule: refresh their cache
-guard(__file__, sources(rules), DONE, PLACE)
-
-_METHODS = ((PICK, "pick"), (DECLARE, "declare"), (PLAY, "play"), (PLACE, "place"))
-
-
-class StrategyError(RuntimeError):
-    """A strategy returned an illegal action, the wrong shape, or raised."""
-
-
-class IntegrityError(StrategyError):
-    """A game's totals changed other than by the rules: the state was tampered with."""
+PATHS = ("auto", "compiled", "stepwise")
 
 
 class Observer(Protocol):
     """Watches a batch being played: game records and outcome tables read its events.
 
-    ``events(st, rows)`` receives the raw event rows of ``init`` and of every step
-    (``trixsim.games.trix.events``). An observer may also define ``before_step(st, actions,
-    legal)`` and ``after_step(st)`` to watch decisions (tests do).
+    ``events(state, rows)`` receives the raw event rows of ``init`` and of every step (on
+    the compiled path: all of them at the end, game after game). An observer may also
+    define ``before_step(state, actions, legal)`` and ``after_step(state)`` to watch
+    decisions; the loop then runs stepwise.
     """
 
-    def events(self, st: GameState, rows: np.ndarray) -> None:
+    def events(self, state: Any, rows: np.ndarray) -> None:
         """Called with the events of ``init`` and then of every step."""
 
 
-def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarray,
+def _check(strategy: Strategy, name: str, game: np.ndarray, legal: np.ndarray,
            out: object) -> np.ndarray:
     """The strategy's answer as int64 actions of the right shape, or StrategyError.
 
-    Legality itself is checked by the engine's step (see ``play_batch``).
+    Legality itself is checked by the game's step (see ``play_batch``).
     """
-    what = f"strategy {strategy.label!r} on decision {DECISION_NAMES[decision]!r}"
+    what = f"strategy {strategy.label!r} on decision {name!r}"
     try:
         a = np.asarray(out)
     except (ValueError, TypeError) as exc:
@@ -82,28 +63,29 @@ def _check(strategy: Strategy, decision: int, game: np.ndarray, legal: np.ndarra
 
 
 @njit(cache=True)
-def _group(phase: np.ndarray, turn: np.ndarray, legal: np.ndarray,
-           owner_of_seat: np.ndarray, n_owners: int) -> tuple[np.ndarray, np.ndarray]:
+def _group(decision: np.ndarray, seat: np.ndarray, forced: np.ndarray,
+           owner_of_seat: np.ndarray, n_decisions: int,
+           n_owners: int) -> tuple[np.ndarray, np.ndarray]:
     """Batch positions grouped by (decision, owning strategy), by a counting sort.
 
     Group k = decision * n_owners + owner; group k's games are
-    ``order[start[k]:start[k + 1]]``, ascending. Forced trix passes and finished games
-    belong to no group.
+    ``order[start[k]:start[k + 1]]``, ascending. Forced actions and finished games belong
+    to no group.
     """
-    n_groups = 4 * n_owners
-    key = np.full(phase.shape[0], -1, dtype=np.int64)
+    n_groups = n_decisions * n_owners
+    key = np.full(decision.shape[0], -1, dtype=np.int64)
     count = np.zeros(n_groups + 1, dtype=np.int64)
-    for g in range(phase.shape[0]):
-        d = phase[g]
-        if d == DONE or (d == PLACE and legal[g] == 0):
+    for g in range(decision.shape[0]):
+        d = decision[g]
+        if d < 0 or forced[g] >= 0:
             continue
-        k = d * n_owners + owner_of_seat[turn[g]]
+        k = d * n_owners + owner_of_seat[seat[g]]
         key[g] = k
         count[k + 1] += 1
     start = np.cumsum(count)
     fill = start[:-1].copy()
     order = np.empty(start[-1], dtype=np.int64)
-    for g in range(phase.shape[0]):
+    for g in range(decision.shape[0]):
         k = key[g]
         if k >= 0:
             order[fill[k]] = g
@@ -111,11 +93,13 @@ def _group(phase: np.ndarray, turn: np.ndarray, legal: np.ndarray,
     return order, start
 
 
-def decide(st: GameState, strategies: Sequence[Strategy], legal: np.ndarray) -> np.ndarray:
-    """One checked action per game from the strategies seated in it (PASS where forced)."""
-    actions = np.full(st.batch_size, PASS, dtype=np.int64)
+def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
+           game: Game = GAME) -> np.ndarray:
+    """One checked action per game from the strategies seated in it (forced actions where
+    the rules force them; -1 in finished games)."""
+    actions = np.asarray(game.forced(state, legal), dtype=np.int64).copy()
     owners: list[Strategy] = []
-    owner_of_seat = np.empty(4, dtype=np.int64)
+    owner_of_seat = np.empty(len(strategies), dtype=np.int64)
     for seat, s in enumerate(strategies):
         for k, o in enumerate(owners):
             if o is s:
@@ -124,34 +108,39 @@ def decide(st: GameState, strategies: Sequence[Strategy], legal: np.ndarray) -> 
         else:
             owner_of_seat[seat] = len(owners)
             owners.append(s)
-    order, start = _group(st.phase, st.turn, legal, owner_of_seat, len(owners))
+    decisions = game.decisions
+    order, start = _group(np.asarray(game.decision(state), dtype=np.int64),
+                          np.asarray(game.to_act(state), dtype=np.int64), actions,
+                          owner_of_seat, len(decisions), len(owners))
     n = len(owners)
     for k, strategy in enumerate(owners):
-        if _uniform_everywhere(strategy):
-            # the base class answers all four decisions alike: one call for all of them
-            idx = np.concatenate([order[start[d * n + k]:start[d * n + k + 1]]
-                                  for d, _ in _METHODS])
+        if _uniform_everywhere(strategy, game):
+            # the base class answers every decision alike: one call for all of them
+            idx = np.concatenate([order[start[d.id * n + k]:start[d.id * n + k + 1]]
+                                  for d in decisions])
             if idx.size:
-                _ask(st, strategy, PLAY, "play", idx, legal, actions)
+                _ask(state, game, strategy, decisions[-1].name, decisions[-1].method, idx,
+                     legal, actions)
             continue
-        for decision, method in _METHODS:
-            grp = decision * n + k
+        for d in decisions:
+            grp = d.id * n + k
             idx = order[start[grp]:start[grp + 1]]
             if idx.size:
-                _ask(st, strategy, decision, method, idx, legal, actions)
+                _ask(state, game, strategy, d.name, d.method, idx, legal, actions)
     return actions
 
 
-def _uniform_everywhere(strategy: Strategy) -> bool:
+def _uniform_everywhere(strategy: Strategy, game: Game) -> bool:
     """Whether the strategy keeps the base class's uniform choice for every decision."""
     cls = type(strategy)
-    return all(getattr(cls, m) is getattr(Strategy, m) for _, m in _METHODS)
+    return all(getattr(cls, d.method) is getattr(Strategy, d.method) for d in game.decisions)
 
 
-def _ask(st: GameState, strategy: Strategy, decision: int, method: str, idx: np.ndarray,
-         legal: np.ndarray, actions: np.ndarray) -> None:
+def _ask(state: Any, game: Game, strategy: Strategy, name: str, method: str,
+         idx: np.ndarray, legal: np.ndarray, actions: np.ndarray) -> None:
     """Ask one strategy one kind of decision for the games at ``idx``; store the answers."""
-    obs = observe(st, idx, legal[idx], strategy.observes)
+    obs = game.strategy_view(state, idx, np.asarray(legal)[idx], strategy.observes)
+    ids = state.game_id[idx]
     try:
         out = getattr(strategy, method)(obs)
     except StrategyError:  # already names the strategy, decision and game
@@ -159,92 +148,76 @@ def _ask(st: GameState, strategy: Strategy, decision: int, method: str, idx: np.
     except Exception as exc:  # a strategy's own failure stops the run, named
         raise StrategyError(
             f"strategy {strategy.label!r} raised {type(exc).__name__}: {exc} on "
-            f"decision {DECISION_NAMES[decision]!r} (first game of the batch: "
-            f"{int(st.game_id[idx[0]])})"
-        ) from exc
-    actions[idx] = _check(strategy, decision, st.game_id[idx], legal[idx], out)
+            f"decision {name!r} (first game of the batch: {int(ids[0])})") from exc
+    actions[idx] = _check(strategy, name, ids, np.asarray(legal)[idx], out)
 
 
-def _blame(st: GameState, strategies: Sequence[Strategy], actions: np.ndarray,
-           legal: np.ndarray, exc: IllegalActionError) -> StrategyError:
-    """Name the strategy, decision, game and action behind the engine's refusal, and say
+def _blame(state: Any, game: Game, strategies: Sequence[Strategy], actions: np.ndarray,
+           exc: IllegalActionError) -> StrategyError:
+    """Name the strategy, decision, game and action behind the rules' refusal, and say
     why (the game's ``why_illegal``)."""
     g = int(exc.games[0])
-    seat = int(st.turn[g])
-    decision = int(st.phase[g])
+    seat = int(game.to_act(state)[g])
+    d = int(game.decision(state)[g])
     a = int(actions[g])
-    name = GAME.action_name(decision, a)
+    name = game.action_name(d, a)
     shown = f"{a} ({name})" if name != str(a) else str(a)
-    legal_names = " ".join(GAME.action_name(decision, x)
-                           for x in mask_actions(GAME.with_pass(st, legal)[g]))
+    legal = game.legal_action_mask(state)[g]
+    legal_names = " ".join(game.action_name(d, x) for x in mask_actions(legal))
     return StrategyError(
         f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action {shown} "
-        f"on decision {DECISION_NAMES[decision]!r} in game {int(st.game_id[g])}: "
-        f"{GAME.why_illegal(st, g, a)} (legal: {legal_names})")
-
-
-PATHS = ("auto", "compiled", "stepwise")
-
-
-def compiled_lineup(strategies: Sequence[Strategy]) -> tuple[tuple, np.ndarray] | None:
-    """The four seats' compiled policies and their (4, n) parameter rows, or None unless
-    every seat has one (``Strategy.compiled``)."""
-    got = [s.compiled() for s in strategies]
-    if any(c is None for c in got):
-        return None
-    width = max(len(c[1]) for c in got)  # type: ignore[index]
-    params = np.zeros((4, width))
-    for s, (_, p) in enumerate(got):  # type: ignore[misc]
-        params[s, :len(p)] = p
-    return tuple(c[0] for c in got), params  # type: ignore[index]
+        f"on decision {game.decisions[d].name!r} in game {int(state.game_id[g])}: "
+        f"{game.why_illegal(state, g, a)} (legal: {legal_names})")
 
 
 def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
-               observer: Observer | None = None, path: str = "auto") -> GameState:
+               observer: Observer | None = None, path: str = "auto",
+               game: Game = GAME) -> Any:
     """Play complete games (seat s is played by strategies[s]) and return the final state.
 
     ``path``: ``compiled`` plays whole games inside compiled code (every seat needs a
     compiled policy), ``stepwise`` asks the strategies' methods step by step, ``auto``
     (the default) takes the compiled path when it can. Both give the same games.
     """
-    if len(strategies) != 4:
-        raise ValueError("exactly four strategies are needed, one per seat")
+    if len(strategies) != game.n_seats:
+        raise ValueError(f"exactly {game.n_seats} strategies are needed, one per seat")
     if path not in PATHS:
         raise ValueError(f"path must be one of {', '.join(PATHS)}, not {path!r}")
     watches = hasattr(observer, "before_step") or hasattr(observer, "after_step")
-    lineup = compiled_lineup(strategies) if path != "stepwise" and not watches else None
-    if path == "compiled" and lineup is None:
+    if path != "stepwise" and not watches:
+        st = game.play_compiled(strategies, seed, game_ids, observer)
+        if st is not None:
+            return st
+    if path == "compiled":
         raise ValueError("the compiled path needs a compiled policy for every seat (and no "
                          "observer watching steps)")
-    if lineup is not None:
-        return _play_compiled(strategies, lineup, seed, game_ids, observer)
+    return _play_stepwise(strategies, seed, game_ids, observer, game)
+
+
+def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
+                   observer: Observer | None, game: Game) -> Any:
+    """``play_batch`` step by step through the strategies' methods."""
     log = EventLog() if hasattr(observer, "events") else None
     before = getattr(observer, "before_step", None)
     after = getattr(observer, "after_step", None)
-    st = init(seed, np.asarray(game_ids, dtype=np.int64), events=log)
+    st = game.init(seed, np.asarray(game_ids, dtype=np.int64), events=log)
     if log is not None:
         observer.events(st, log.rows)  # type: ignore[union-attr]
-    legal = legal_action_mask(st)
-    account = st.totals.copy()  # the loop's own account of the totals, to audit the state's
-    counted = st.contract_no.copy()  # contracts already in that account
+    legal = game.legal_action_mask(st)
+    audit = game.audit(st)
     live = True
     while live:
-        actions = decide(st, strategies, legal)
+        actions = decide(st, strategies, legal, game)
         if before is not None:
             before(st, actions, legal)
         try:
-            legal = step(st, actions, legal, events=log)
+            legal = game.step(st, actions, events=log, legal=legal)
         except IllegalActionError as exc:
-            raise _blame(st, strategies, actions, legal, exc) from None
-        bad, live = _audit(st.phase, counted, st.contract_no, st.points, st.totals, account)
-        if bad < 0 and not live and not np.array_equal(st.totals, account):
-            bad = int(np.flatnonzero((st.totals != account).any(axis=1))[0])
-        if bad >= 0:
-            raise IntegrityError(
-                f"game {int(st.game_id[bad])}: totals {st.totals[bad].tolist()} are not the "
-                f"previous totals plus the contracts' points with the 1000 rule "
-                f"({account[bad].tolist()}): the game state was changed outside the rules "
-                f"(strategies: {', '.join(s.label for s in strategies)})")
+            raise _blame(st, game, strategies, actions, exc) from None
+        bad, live = audit.after_step(st)
+        if bad is not None:
+            raise IntegrityError(f"{bad} (strategies: "
+                                 f"{', '.join(s.label for s in strategies)})")
         if log is not None:
             observer.events(st, log.rows)  # type: ignore[union-attr]
         if after is not None:
@@ -252,50 +225,5 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
     return st
 
 
-def _play_compiled(strategies: Sequence[Strategy], lineup: tuple[tuple, np.ndarray],
-                   seed: int, game_ids: np.ndarray | range,
-                   observer: Observer | None) -> GameState:
-    """``play_batch`` on the compiled path: an OutcomeLog is filled in the loop, any other
-    observer gets every event of the batch at the end (game after game)."""
-    ids = np.asarray(game_ids, dtype=np.int64)
-    outcomes = observer if isinstance(observer, OutcomeLog) else None
-    keep = observer is not None and outcomes is None
-    st, events, err = play_compiled(lineup[0], lineup[1], Chance(int(seed)), ids,
-                                    outcomes=outcomes, keep_events=keep)
-    if err[0] >= 0:
-        g, seat, decision, a = (int(x) for x in err)
-        name = GAME.action_name(decision, a)
-        shown = f"{a} ({name})" if name != str(a) else str(a)
-        legal = " ".join(GAME.action_name(decision, x)
-                         for x in mask_actions(GAME.legal_action_mask(st.take([g]))[0]))
-        raise StrategyError(
-            f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
-            f"{shown} on decision {DECISION_NAMES[decision]!r} in game "
-            f"{int(st.game_id[g])}: {GAME.why_illegal(st, g, a)} (legal: {legal}; its "
-            f"compiled policy)")
-    if keep:
-        observer.events(st, events)  # type: ignore[union-attr]
-    return st
-
-
-@njit(cache=True)
-def _audit(phase: np.ndarray, counted: np.ndarray, contract_no: np.ndarray,
-           points: np.ndarray, totals: np.ndarray, account: np.ndarray) -> tuple[int, bool]:
-    """After a step: bring ``account`` up to date with each contract the step finished
-    (previous totals plus points, 1000 rule; ``counted`` follows ``contract_no``) and check
-    that game's totals against it. Returns the first game that fails (or -1) and whether
-    any game is still being played. A change to a total shows at the end of that game's
-    contract (and the loop compares every total once all games are over): an honesty check
-    on the state a strategy could reach, not a sandbox; one pass, with the loop's test for
-    games still being played."""
-    bad = -1
-    live = False
-    for g in range(phase.shape[0]):
-        live |= phase[g] != DONE
-        if contract_no[g] != counted[g]:
-            counted[g] = contract_no[g]
-            for s in range(4):
-                account[g, s] = add_points(account[g, s], points[g, s])
-                if totals[g, s] != account[g, s] and bad < 0:
-                    bad = g
-    return bad, live
+__all__ = ["PATHS", "IntegrityError", "Observer", "StrategyError", "compiled_lineup",
+           "decide", "play_batch"]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from trixsim.audit import check_run
 from trixsim.runfolder import RunFolderError
+import pyarrow
 
 
 def register(group: click.Group) -> None:
@@ -26,6 +26,8 @@ def register(group: click.Group) -> None:
         all is well, 1 when a problem was found (each printed on its own line), 2 when
         RUN_DIR is not a run folder.
         """
+        from trixsim.audit import check_run  # numba: loaded only when the command runs
+
         try:
             audit = check_run(run_dir)
         except RunFolderError as exc:

@@ -8,23 +8,21 @@ import shlex
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import numpy as np
 
 from trixsim.commands import interrupted, write_failed
 from trixsim.folders import FolderError, FolderLocked, check_new_output
-from trixsim.loading import StrategyLoadError, load_strategy, split_specs
-from trixsim.reports import compare as compare_lib
-from trixsim.reports.report import ReportError, write_report
-from trixsim.reports.stats import SPRT
-from trixsim.reports.tables import RunReadError
-from trixsim.runner import RunError, RunFolderError
-from trixsim.sim import StrategyError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def _spec(value: str, hint: str) -> str:
     """A single strategy spec, checked by loading it."""
+    from trixsim.loading import StrategyLoadError, load_strategy, split_specs
+
     value = value.strip()
     try:
         if len(split_specs(value)) != 1:
@@ -94,6 +92,14 @@ def register(group: click.Group) -> None:
         Writes a run folder (as trixsim run) with compare.json, report.md and, with
         --plots, the full report in report/.
         """
+        # the library (numba, pyarrow, matplotlib) loads only when the command runs
+        from trixsim.reports import compare as compare_lib
+        from trixsim.reports.report import ReportError, write_report
+        from trixsim.reports.stats import SPRT
+        from trixsim.reports.tables import RunReadError
+        from trixsim.runner import RunError, RunFolderError
+        from trixsim.sim import StrategyError
+
         a = _spec(a, "A")
         b = _spec(b, "B")
         if resume_dir is not None:

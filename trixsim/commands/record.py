@@ -12,29 +12,20 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
-import numpy as np
-import pyarrow.parquet as pq
 
-from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
-from trixsim.games.trix.rules import trick_winner
-from trixsim.loading import StrategyLoadError, load_seats, split_specs
-from trixsim.runner import RunFolderError, read_run
-from trixsim.sim import StrategyError, play_batch
-from trixsim.strategy import Strategy
-from trixsim.transcript import (
-    MAX_INT,
-    GameRecord,
-    Recorder,
-    RecordFormatError,
-    ReplayError,
-    check_record,
-    hand_by_suit,
-    parse_record,
-)
 from trixsim.types import TRIX
+
+if TYPE_CHECKING:
+    from trixsim.strategy import Strategy
+    from trixsim.transcript import GameRecord
+
+MAX_INT = 2**63 - 1
+"""trixsim.transcript.MAX_INT, the largest seed and game id. Repeated here because the
+options need it when the module loads, and trixsim.transcript loads numba (``record --help``
+should not); tests/test_startup.py checks that the two agree."""
 
 CHUNK = 2000
 """Games played per batch while recording (bounds the memory held by unwritten records)."""
@@ -65,6 +56,11 @@ def _open_temp(out: Path) -> tuple[TextIO, Path]:
 def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
                  games: int) -> int:
     """Play ``games`` games from game id ``first_game`` and write one record per line."""
+    import numpy as np
+
+    from trixsim.sim import play_batch
+    from trixsim.transcript import Recorder
+
     labels = [getattr(s, "spec", s.label) for s in seats]  # specs reload the strategy
     done = 0
     for start in range(first_game, first_game + games, CHUNK):
@@ -95,6 +91,9 @@ def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
 
     Exit codes: 0 written, 1 a strategy failed, 2 bad options (nothing is written).
     """
+    from trixsim.loading import StrategyLoadError, load_seats
+    from trixsim.sim import StrategyError
+
     if first_game + games - 1 > MAX_INT:
         raise click.BadParameter("game ids would exceed 2**63-1", param_hint="--first-game")
     try:
@@ -151,6 +150,8 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
 
 def _records(path: Path) -> Iterator[tuple[int, GameRecord]]:
     """(line number, record) for each non-blank line; ClickException on a bad line."""
+    from trixsim.transcript import RecordFormatError, parse_record
+
     for no, line in _lines(path):
         try:
             yield no, parse_record(line)
@@ -159,6 +160,8 @@ def _records(path: Path) -> Iterator[tuple[int, GameRecord]]:
 
 
 def _check(path: Path, no: int, rec: GameRecord) -> int:
+    from trixsim.transcript import ReplayError, check_record
+
     try:
         return check_record(rec)
     except ReplayError as exc:
@@ -166,6 +169,9 @@ def _check(path: Path, no: int, rec: GameRecord) -> int:
 
 
 def _hand_text(cards: list[int]) -> str:
+    from trixsim.cards import RANKS, SUIT_SYMBOLS
+    from trixsim.transcript import hand_by_suit
+
     parts = []
     for s, suit in enumerate(hand_by_suit(cards)):
         ranks = " ".join(RANKS[c & 7] for c in suit) or "-"
@@ -179,6 +185,9 @@ def _row(values: list[int]) -> str:
 
 def play_by_play(rec: GameRecord) -> list[str]:
     """A readable account of one game, contract by contract."""
+    from trixsim.cards import KING_OF_HEARTS, card_symbol
+    from trixsim.games.trix.rules import trick_winner
+
     seed = "" if rec.seed is None else f", seed {rec.seed}"
     lines = [f"game {rec.game_id}{seed}, first picker: seat {rec.first_picker}",
              "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(rec.strategies))]
@@ -252,6 +261,14 @@ def replay_cmd(file: Path | None, game_id: int | None, run_dir: Path | None,
 
 def _from_run(run_dir: Path, game_id: int, lineup: int) -> GameRecord:
     """Play game ``game_id`` of a run again and check it against the run's games table."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from trixsim.loading import StrategyLoadError, load_seats, split_specs
+    from trixsim.runner import RunFolderError, read_run
+    from trixsim.sim import play_batch
+    from trixsim.transcript import Recorder
+
     try:
         meta = read_run(run_dir)
     except RunFolderError as exc:

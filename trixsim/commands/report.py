@@ -7,9 +7,6 @@ from pathlib import Path
 import click
 
 from trixsim.commands import write_failed
-from trixsim.loading import split_specs
-from trixsim.reports.report import ReportError, write_report
-from trixsim.reports.tables import RunDamagedError, RunReadError, open_run
 
 
 def register(group: click.Group) -> None:
@@ -33,6 +30,11 @@ def register(group: click.Group) -> None:
         declaration, trix timing and the points of every contract; means have 95%
         intervals, rates 95% Wilson intervals.
         """
+        # the library (numba, pyarrow, matplotlib) loads only when the command runs
+        from trixsim.loading import split_specs
+        from trixsim.reports.report import ReportError, write_report
+        from trixsim.reports.tables import RunDamagedError, RunReadError, open_run
+
         try:
             files = write_report(runs, out, force=force, title=title,
                                  strategies=split_specs(strategies) if strategies else ())

@@ -8,22 +8,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from trixsim.commands import interrupted, write_failed
 from trixsim.folders import FolderError, FolderLocked, check_new_output
-from trixsim.loading import StrategyLoadError, load_seats
-from trixsim.runner import (
-    RunConfig,
-    RunError,
-    RunFolderError,
-    RunSummary,
-    RunWriter,
-    expand_lineups,
-    read_run,
-)
-from trixsim.sim import StrategyError
+
+if TYPE_CHECKING:
+    from trixsim.runner import RunConfig, RunSummary, RunWriter
 
 DEFAULT_STRATEGIES = "heuristic"
 
@@ -96,6 +89,10 @@ def register(group: click.Group) -> None:
         folder (contracts/, games/), with run.json (settings, lineups, finished chunks)
         and run.log. Interrupted runs keep their finished chunks; --resume completes them.
         """
+        # the library (numba, pyarrow) loads only when the command runs
+        from trixsim.loading import StrategyLoadError, load_seats
+        from trixsim.runner import RunConfig, RunFolderError, RunWriter, expand_lineups, read_run
+
         _positive(games, "--games")
         _positive(workers, "--workers")
         _positive(batch_size, "--batch-size")
@@ -131,6 +128,8 @@ def register(group: click.Group) -> None:
 def _create(cfg: RunConfig, out: Path, force: bool) -> RunWriter:
     """The new run folder; a folder that cannot be created is a usage error (nothing is
     written), like any refused output."""
+    from trixsim.runner import RunWriter
+
     try:
         return RunWriter.create(cfg, out, force=force)
     except FolderLocked:
@@ -146,6 +145,9 @@ def _create(cfg: RunConfig, out: Path, force: bool) -> RunWriter:
 def _go(open_writer: Callable[[], RunWriter], out: Path, workers: int, quiet: bool) -> None:
     """Open the run folder, play what is missing with a progress bar on a terminal, and
     turn library errors into one-line messages with the documented exit codes."""
+    from trixsim.runner import RunError, RunFolderError
+    from trixsim.sim import StrategyError
+
     try:
         with open_writer() as writer:
             for damage in writer.repaired:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from trixsim.loading import StrategyInfo, StrategyLoadError, available, load_strategy, parse_spec
+if TYPE_CHECKING:
+    from trixsim.loading import StrategyInfo
 
 
 def _as_dict(info: StrategyInfo) -> dict[str, Any]:
@@ -47,6 +48,8 @@ def _as_text(info: StrategyInfo, same_as: str | None = None) -> str:
 
 def _given(specs: tuple[str, ...]) -> list[StrategyInfo]:
     """The strategies named on the command line (names, file paths or import paths)."""
+    from trixsim.loading import StrategyInfo, load_strategy, parse_spec
+
     out = []
     for spec in specs:
         cls = type(load_strategy(spec))
@@ -71,6 +74,9 @@ def strategies_command(specs: tuple[str, ...], as_json: bool) -> None:
       SPEC@params.toml              parameters from the file's [params] table
       params.toml                   the file names it: strategy = "NAME"
     """
+    # the strategies load numba: only when the command runs
+    from trixsim.loading import StrategyLoadError, available
+
     try:
         infos = _given(specs) if specs else available()
     except StrategyLoadError as exc:

@@ -16,10 +16,13 @@ set) and can itself be called from compiled code.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from trixsim import cards, rng
+from trixsim.errors import StrategyError
 from trixsim.games.trix import events, outcomes, policy, rules, state
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EV_WIDTH
@@ -44,7 +47,7 @@ from trixsim.games.trix.rules import (
 from trixsim.games.trix.state import COL, GameState, empty
 from trixsim.jitcache import guard, sources
 from trixsim.rng import first_picker
-from trixsim.types import DECLARE, DONE, PASS, PICK, PLACE
+from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 
 guard(__file__, sources(cards, rng, events, outcomes, policy, rules, state), tuple(COL.items()),
       EV_WIDTH, DONE, PASS, PICK, DECLARE, PLACE,
@@ -233,4 +236,51 @@ def play_compiled(policies: tuple, params: np.ndarray, chance: Chance, game_ids:
     return st, E[:n], err
 
 
-__all__ = ["call_policy", "play_compiled", "play_games", "play_games_events", "play_out"]
+def compiled_lineup(strategies: Any) -> tuple[tuple, np.ndarray] | None:
+    """The four seats' compiled policies and their (4, n) parameter rows, or None unless
+    every seat has one (``Strategy.compiled``)."""
+    got = [s.compiled() for s in strategies]
+    if any(c is None for c in got):
+        return None
+    width = max(len(c[1]) for c in got)
+    params = np.zeros((4, width))
+    for s, (_, p) in enumerate(got):
+        params[s, :len(p)] = p
+    return tuple(c[0] for c in got), params
+
+
+def play_lineup(strategies: Any, seed: int, game_ids: Any,
+                observer: Any = None) -> GameState | None:
+    """Play whole games with the seats' compiled policies (None if a seat has none): an
+    OutcomeLog observer is filled in the loop, any other gets every event of the batch
+    at the end (game after game). An illegal action raises StrategyError naming the
+    strategy, the decision and the game, with the rules' reason."""
+    lineup = compiled_lineup(strategies)
+    if lineup is None:
+        return None
+    ids = np.asarray(game_ids, dtype=np.int64)
+    outcomes = observer if isinstance(observer, OutcomeLog) else None
+    keep = observer is not None and outcomes is None
+    st, events, err = play_compiled(lineup[0], lineup[1], Chance(int(seed)), ids,
+                                    outcomes=outcomes, keep_events=keep)
+    if err[0] >= 0:
+        from trixsim.game import mask_actions
+        from trixsim.games.trix.game import GAME
+
+        g, seat, decision, a = (int(x) for x in err)
+        name = GAME.action_name(decision, a)
+        shown = f"{a} ({name})" if name != str(a) else str(a)
+        legal = " ".join(GAME.action_name(decision, x)
+                         for x in mask_actions(GAME.legal_action_mask(st.take([g]))[0]))
+        raise StrategyError(
+            f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
+            f"{shown} on decision {DECISION_NAMES[decision]!r} in game "
+            f"{int(st.game_id[g])}: {GAME.why_illegal(st, g, a)} (legal: {legal}; its "
+            f"compiled policy)")
+    if keep:
+        observer.events(st, events)
+    return st
+
+
+__all__ = ["call_policy", "compiled_lineup", "play_compiled", "play_games", "play_games_events",
+           "play_lineup", "play_out"]

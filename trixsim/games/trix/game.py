@@ -17,6 +17,7 @@ from trixsim.cards import JACKS, card_name, cards_of
 from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EventLog
+from trixsim.games.trix.integrity import TotalsAudit
 from trixsim.games.trix.observation import Observation, observe
 from trixsim.games.trix.rules import init, legal_action_mask, legal_one, pick_number, step
 from trixsim.games.trix.state import GameState
@@ -60,11 +61,40 @@ class TrixGame:
         out[forced] = _PASS_BIT
         return out
 
-    def step(self, state: GameState, actions: np.ndarray,
-             events: EventLog | None = None) -> ActionMask:
+    def step(self, state: GameState, actions: np.ndarray, events: EventLog | None = None,
+             legal: ActionMask | None = None) -> ActionMask:
         """Apply one action per game in place (its events into ``events`` if given);
-        IllegalActionError names refused games."""
-        return self.with_pass(state, step(state, actions, events=events))
+        IllegalActionError names refused games. ``legal``: this state's masks, if known."""
+        if legal is not None:
+            legal = (np.asarray(legal) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        return self.with_pass(state, step(state, actions, legal, events=events))
+
+    # -- hooks for the loop (trixsim.sim) -------------------------------------------------
+
+    def forced(self, state: GameState, legal: ActionMask) -> np.ndarray:
+        """Per game, the action taken without asking anyone (the trix pass), else -1."""
+        out = np.full(state.batch_size, -1, dtype=np.int64)
+        out[(state.phase == PLACE) & ((np.asarray(legal) & np.uint64(0xFFFFFFFF)) == 0)] = PASS
+        return out
+
+    def strategy_view(self, state: GameState, games: np.ndarray, legal: ActionMask,
+                      fields: frozenset[str] | None) -> Observation:
+        """What the acting seats know in ``games`` (``legal``: their masks), as strategies
+        receive it: ``legal`` over cards or contracts, the pass never offered."""
+        lm = (np.asarray(legal) & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        return observe(state, games, lm, fields)
+
+    def audit(self, state: GameState) -> TotalsAudit:
+        """The loop's honesty check for a batch (``after_step(state)`` -> message, live)."""
+        return TotalsAudit(state)
+
+    def play_compiled(self, strategies: Any, seed: int, game_ids: Any,
+                      observer: Any = None) -> GameState | None:
+        """Whole games in compiled code when every seat has a compiled policy (else
+        None); see ``trixsim.games.trix.fast``."""
+        from trixsim.games.trix.fast import play_lineup
+
+        return play_lineup(strategies, seed, game_ids, observer)
 
     def decision(self, state: GameState) -> np.ndarray:
         """Per game, PICK, DECLARE, PLAY or PLACE, or -1 once the game is over."""
