@@ -150,3 +150,22 @@ def test_world_from_needs_a_full_observation() -> None:
     obs = observe(st, np.array([0]), legal_action_mask(st), frozenset({"legal"}))
     with pytest.raises(ValueError, match="full observation"):
         world_from(obs, 0, [0, 0, 0, 0])
+
+
+def test_compiled_rollouts_play_as_the_stepwise_ones() -> None:
+    from trixsim.games.trix.state import COL
+    from trixsim.loading import load_seats
+
+    seats = load_seats("heuristic,random,heuristic,random")
+    st = init(3, range(40))
+    legal = legal_action_mask(st)
+    for _ in range(9):  # into the first contract's play
+        legal = step(st, decide(st, seats, legal), legal)
+    fast = st.copy()
+    points = play_out_contract(fast, seats)
+    slow = st.copy()
+    slow.data[:, COL["stop_after"]] = 1
+    legal = legal_action_mask(slow)
+    while (slow.phase != DONE).any():
+        legal = step(slow, decide(slow, seats, legal), legal)
+    assert np.array_equal(fast.data, slow.data) and np.array_equal(points, slow.points)

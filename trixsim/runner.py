@@ -29,8 +29,7 @@ import pyarrow.parquet as pq
 
 from trixsim import __version__
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
-from trixsim.games.trix.outcomes import OutcomeLog, games_table
-from trixsim.games.trix.rules import winners_losers
+from trixsim.games import get_game
 from trixsim.loading import load_seats, split_specs
 from trixsim.pool import (
     WorkerDied,
@@ -57,6 +56,7 @@ from trixsim.runfolder import (
     write_run_json,
 )
 from trixsim.sim import play_batch
+from trixsim.warmup import Notice, warm_up
 
 log = logging.getLogger("trixsim.run")
 
@@ -138,15 +138,16 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
     name is always a listed one. In a worker, nothing is written once the main process
     is gone."""
     t0 = time.perf_counter()
-    outcomes = OutcomeLog(stop - start, lineup)
-    st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes)
-    contracts = outcomes.contracts()
-    games = games_table(st, lineup, specs)
+    game = get_game()
+    outcomes = game.outcomes(stop - start, lineup)
+    st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes, game=game)
+    tables = outcomes.tables(st, specs)
     entry: Chunk = {"lineup": lineup, "start": start, "stop": stop}
     sums: dict[str, str] = {}
     sizes: dict[str, int] = {}
     temps: dict[str, str] = {}
-    for table, data in (("contracts", contracts), ("games", games)):
+    for table in TABLES:
+        data = tables[table]
         if main_process_gone():
             os._exit(1)
         tmp = temp_file(Path(out_dir), table, lineup, start)
@@ -155,12 +156,14 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
         temps[table] = str(tmp)
         sums[table] = digest(tmp)
         sizes[table] = tmp.stat().st_size
-    final = st.totals.astype(np.float64)
-    win, lose = winners_losers(st.totals)
+    scores = game.final_scores(st)
+    final = scores.astype(np.float64)
+    win, lose = game.winners_losers(scores)
     seconds = time.perf_counter() - t0
+    n_contracts = tables["contracts"].num_rows
     log.info("lineup %d games %d..%d: %d contracts in %.2f s", lineup, start, stop - 1,
-             contracts.num_rows, seconds)
-    return {**entry, "contracts": contracts.num_rows, "seconds": round(seconds, 3),
+             n_contracts, seconds)
+    return {**entry, "contracts": n_contracts, "seconds": round(seconds, 3),
             "final_sum": final.sum(axis=0).tolist(),
             "final_sq": (final ** 2).sum(axis=0).tolist(),
             "wins": win.sum(axis=0).tolist(), "losses": lose.sum(axis=0).tolist(),
@@ -310,15 +313,19 @@ class RunWriter:
         write_run_json(self.out, self.meta)
 
     def play(self, workers: int = 1, start_method: str | None = None,
-             progress: Callable[[int], None] | None = None) -> RunSummary:
-        """Play every missing chunk; the run is complete when this returns."""
+             progress: Callable[[int], None] | None = None,
+             notice: Notice | None = None) -> RunSummary:
+        """Play every missing chunk; the run is complete when this returns. ``notice``
+        hears about a first-run compilation of the kernels (see ``trixsim.warmup``)."""
         handler = _start_log(self.out)
         t0 = time.perf_counter()
         before = float(self.meta.get("seconds", 0.0))
         try:
             with sigterm_interrupts():
-                self._play(self.todo(), workers, start_method or default_start_method(),
-                           progress)
+                todo = self.todo()
+                if todo:
+                    warm_up(self.lineups[todo[0][0]], self.meta["seed"], notice)
+                self._play(todo, workers, start_method or default_start_method(), progress)
             self.meta["complete"] = True
         finally:
             self.meta["seconds"] = round(before + time.perf_counter() - t0, 3)
@@ -359,10 +366,6 @@ class RunWriter:
             for lu, a, b in todo:
                 self._finished(play_chunk(out, seed, lu, self.lineups[lu], a, b), progress)
             return
-        if start_method == "fork":
-            # load the compiled kernels and strategy tables once; forked workers inherit them
-            lu = todo[0][0]
-            play_batch(_seats(self.lineups[lu]), seed, [todo[0][1]], observer=OutcomeLog(1))
         jobs = [(out, seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
         try:
             map_unordered(play_chunk, jobs, min(workers, len(todo)), start_method,

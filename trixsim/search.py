@@ -15,8 +15,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from trixsim.cards import KH_MASK, SUIT_MASK, popcount
+from trixsim.errors import StrategyError
 from trixsim.games.trix import GameState, legal_action_mask, step
-from trixsim.games.trix.observation import Observation, shown_voids
+from trixsim.games.trix.fast import compiled_lineup, play_out_all
+from trixsim.games.trix.observation import Observation, shown_voids, strategy_subkey
 from trixsim.games.trix.state import COL
 from trixsim.sim import decide
 from trixsim.strategy import Strategy
@@ -80,8 +82,21 @@ def world_from(obs: Observation, i: int, hands: Sequence[CardMask]) -> GameState
 def play_out_contract(state: GameState, strategies: Sequence[Strategy]) -> np.ndarray:
     """Play every game of ``state`` (worlds from ``world_from``; copy a state with
     ``state.copy()`` first to keep it) to the end of its current contract with the four
-    seats' strategies; returns each game's (B, 4) points of that contract."""
+    seats' strategies; returns each game's (B, 4) points of that contract.
+
+    When every seat has a compiled policy the rollouts run in compiled code
+    (``trixsim.games.trix.fast.play_out``, callable from a compiled bot too); otherwise
+    the strategies' methods are asked step by step. Same play either way."""
     state.data[:, COL["stop_after"]] = 1
+    lineup = compiled_lineup(strategies)
+    if lineup is not None:
+        bad = play_out_all(state.data, strategy_subkey(state.run_seed), *lineup)
+        if (bad >= 0).any():
+            g = int(np.flatnonzero(bad >= 0)[0])
+            raise StrategyError(f"strategy {strategies[int(bad[g])].label!r}'s compiled "
+                                f"policy chose an illegal action in the rollout of game "
+                                f"{int(state.game_id[g])}")
+        return state.points.copy()
     legal = legal_action_mask(state)
     while (state.phase != DONE).any():
         legal = step(state, decide(state, strategies, legal), legal)

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from trixsim.runfolder import RunFolderError
-import pyarrow
 
 
 def register(group: click.Group) -> None:

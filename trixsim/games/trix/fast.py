@@ -203,6 +203,16 @@ def play_out(S: np.ndarray, g: int, subkey: int, policies, params: np.ndarray) -
 
 
 @njit(cache=True)
+def play_out_all(S: np.ndarray, subkey: int, policies, params: np.ndarray) -> np.ndarray:
+    """``play_out`` for every game of ``S``; returns, per game, -1 or the seat whose
+    policy chose an illegal action."""
+    bad = np.full(S.shape[0], -1, dtype=np.int64)
+    for g in range(S.shape[0]):
+        bad[g] = play_out(S, g, subkey, policies, params)
+    return bad
+
+
+@njit(cache=True)
 def call_policy(policy, S: np.ndarray, g: int, legal: int, subkey: int,
                 params: np.ndarray) -> int:
     """Ask one compiled policy for the seat to act in game ``g`` of ``S`` (as the loop
@@ -283,4 +293,4 @@ def play_lineup(strategies: Any, seed: int, game_ids: Any,
 
 
 __all__ = ["call_policy", "compiled_lineup", "play_compiled", "play_games", "play_games_events",
-           "play_lineup", "play_out"]
+           "play_lineup", "play_out", "play_out_all"]

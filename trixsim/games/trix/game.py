@@ -19,7 +19,15 @@ from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EventLog
 from trixsim.games.trix.integrity import TotalsAudit
 from trixsim.games.trix.observation import Observation, observe
-from trixsim.games.trix.rules import init, legal_action_mask, legal_one, pick_number, step
+from trixsim.games.trix.outcomes import OutcomeLog
+from trixsim.games.trix.rules import (
+    init,
+    legal_action_mask,
+    legal_one,
+    pick_number,
+    step,
+    winners_losers,
+)
 from trixsim.games.trix.state import GameState
 from trixsim.types import (
     CONTRACT_NAMES,
@@ -83,6 +91,18 @@ class TrixGame:
         receive it: ``legal`` over cards or contracts, the pass never offered."""
         lm = (np.asarray(legal) & np.uint64(0xFFFFFFFF)).astype(np.int64)
         return observe(state, games, lm, fields)
+
+    def outcomes(self, batch: int, lineup: int = 0) -> OutcomeLog:
+        """An observer collecting a batch's outcome tables (``tables(state, specs)``)."""
+        return OutcomeLog(batch, lineup)
+
+    def final_scores(self, state: GameState) -> np.ndarray:
+        """(B, 4) final totals of finished games."""
+        return state.totals.copy()
+
+    def winners_losers(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Boolean masks of the winners (lowest total) and losers (highest)."""
+        return winners_losers(scores)
 
     def audit(self, state: GameState) -> TotalsAudit:
         """The loop's honesty check for a batch (``after_step(state)`` -> message, live)."""

@@ -15,9 +15,10 @@ from numba import njit
 
 from trixsim import cards
 from trixsim.cards import KH_MASK, bit_count
-from trixsim.games.trix import GameState, rules
+from trixsim.games.trix import rules
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
 from trixsim.games.trix.rules import multiplier, winners_losers
+from trixsim.games.trix.state import GameState
 from trixsim.jitcache import guard, sources
 from trixsim.types import CONTRACT_NAMES
 
@@ -90,6 +91,10 @@ class OutcomeLog:
         """Fold in the events of one ``init`` or ``step`` (one compiled pass)."""
         _consume(rows, st.game_id, self._deal, self._open, self._rows,
                  self._quads, self._n)
+
+    def tables(self, st: GameState, specs: list[str]) -> dict[str, pa.Table]:
+        """The finished batch's tables by name: ``contracts`` and ``games``."""
+        return {"contracts": self.contracts(), "games": games_table(st, self.lineup, specs)}
 
     def contracts(self) -> pa.Table:
         """The per-contract table, sorted by game and contract number."""
