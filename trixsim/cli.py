@@ -56,9 +56,11 @@ class _Group(click.Group):
     """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, loaded or not, sorted as click sorts them."""
         return sorted(set(self.commands) | set(COMMANDS))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, importing its module on first use (None: unknown)."""
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             module = importlib.import_module(f"trixsim.commands.{COMMANDS[cmd_name][0]}")
             loaded = click.Group()
@@ -70,6 +72,7 @@ class _Group(click.Group):
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's lookup, with "Did you mean" suggestions from unloaded commands too."""
         try:
             return super().resolve_command(ctx, args)
         except _NoSuchCommand as exc:  # suggest from every command, loaded or not

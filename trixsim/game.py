@@ -74,9 +74,11 @@ class Game(Protocol):
 
     # -- what the loop (trixsim.sim) needs besides the rules ---------------------------
 
-    def forced(self, state: Any, legal: ActionMask) -> np.ndarray:
-        """Per game, an action the rules take without asking anyone (Trix: the pass of a
-        seat with nothing to place), else -1."""
+    def pending(self, state: Any, legal: ActionMask) -> tuple[np.ndarray, np.ndarray,
+                                                             np.ndarray]:
+        """Per game: the decision due (-1 once over), the seat to act, and an action the
+        rules take without asking anyone (Trix: the pass of a seat with nothing to
+        place), else -1 (int64 arrays)."""
 
     def strategy_view(self, state: Any, games: np.ndarray, legal: ActionMask,
                       fields: frozenset[str] | None) -> Any:

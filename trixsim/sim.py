@@ -97,7 +97,7 @@ def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
            game: Game = GAME) -> np.ndarray:
     """One checked action per game from the strategies seated in it (forced actions where
     the rules force them; -1 in finished games)."""
-    actions = np.asarray(game.forced(state, legal), dtype=np.int64).copy()
+    decision, seat_of, actions = game.pending(state, legal)
     owners: list[Strategy] = []
     owner_of_seat = np.empty(len(strategies), dtype=np.int64)
     for seat, s in enumerate(strategies):
@@ -109,9 +109,8 @@ def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
             owner_of_seat[seat] = len(owners)
             owners.append(s)
     decisions = game.decisions
-    order, start = _group(np.asarray(game.decision(state), dtype=np.int64),
-                          np.asarray(game.to_act(state), dtype=np.int64), actions,
-                          owner_of_seat, len(decisions), len(owners))
+    order, start = _group(decision, seat_of, actions, owner_of_seat, len(decisions),
+                          len(owners))
     n = len(owners)
     for k, strategy in enumerate(owners):
         if _uniform_everywhere(strategy, game):

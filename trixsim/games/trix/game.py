@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from trixsim.cards import JACKS, card_name, cards_of
 from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.games.trix import rules
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EventLog
 from trixsim.games.trix.integrity import TotalsAudit
@@ -28,7 +30,8 @@ from trixsim.games.trix.rules import (
     step,
     winners_losers,
 )
-from trixsim.games.trix.state import GameState
+from trixsim.games.trix.state import COL, GameState
+from trixsim.jitcache import guard, sources
 from trixsim.types import (
     CONTRACT_NAMES,
     DECLARE,
@@ -42,6 +45,9 @@ from trixsim.types import (
 
 SUIT_WORDS = ("hearts", "clubs", "diamonds", "spades")
 _PASS_BIT = np.uint64(1) << np.uint64(PASS)
+_PHASE = COL["phase"]
+_TURN = COL["turn"]
+guard(__file__, sources(rules), DONE, PASS, PLACE, _PHASE, _TURN)
 
 
 class TrixGame:
@@ -64,9 +70,8 @@ class TrixGame:
 
     def with_pass(self, state: GameState, legal: np.ndarray) -> ActionMask:
         """The engine's 32-bit masks with the forced trix pass added as bit 32."""
-        out = np.asarray(legal).astype(np.uint64)
-        forced = (state.phase == PLACE) & (out == 0)
-        out[forced] = _PASS_BIT
+        out = np.empty(state.batch_size, dtype=np.uint64)
+        _with_pass(state.data, np.ascontiguousarray(legal, dtype=np.uint32), out)
         return out
 
     def step(self, state: GameState, actions: np.ndarray, events: EventLog | None = None,
@@ -79,10 +84,14 @@ class TrixGame:
 
     # -- hooks for the loop (trixsim.sim) -------------------------------------------------
 
-    def forced(self, state: GameState, legal: ActionMask) -> np.ndarray:
-        """Per game, the action taken without asking anyone (the trix pass), else -1."""
-        out = np.full(state.batch_size, -1, dtype=np.int64)
-        out[(state.phase == PLACE) & ((np.asarray(legal) & np.uint64(0xFFFFFFFF)) == 0)] = PASS
+    def pending(self, state: GameState,
+                legal: ActionMask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per game, in one pass: the decision due (-1 once over), the seat to act, and
+        the action the rules take without asking (the trix pass), else -1."""
+        n = state.batch_size
+        out = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+               np.empty(n, dtype=np.int64))
+        _pending(state.data, np.asarray(legal), *out)
         return out
 
     def strategy_view(self, state: GameState, games: np.ndarray, legal: ActionMask,
@@ -172,6 +181,26 @@ class TrixGame:
             return (f"seat {t} must follow {SUIT_WORDS[int(state.best_card[g]) >> 3]} "
                     f"with {_names(mask)}")
         return f"{card_name(a)} does not fit the layout (seat {t} can place {_names(mask)})"
+
+
+@njit(cache=True)
+def _with_pass(S: np.ndarray, legal: np.ndarray, out: np.ndarray) -> None:
+    for g in range(S.shape[0]):
+        if S[g, _PHASE] == PLACE and legal[g] == 0:
+            out[g] = np.uint64(1) << np.uint64(PASS)
+        else:
+            out[g] = legal[g]
+
+
+@njit(cache=True)
+def _pending(S: np.ndarray, legal: np.ndarray, decision: np.ndarray, seat: np.ndarray,
+             forced: np.ndarray) -> None:
+    for g in range(S.shape[0]):
+        ph = S[g, _PHASE]
+        decision[g] = -1 if ph == DONE else ph
+        seat[g] = S[g, _TURN]
+        lm = np.int64(legal[g]) & 0xFFFFFFFF
+        forced[g] = PASS if ph == PLACE and lm == 0 else -1
 
 
 def _why_not_pick(state: GameState, g: int, t: Seat, a: Action) -> str:

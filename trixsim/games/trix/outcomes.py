@@ -14,6 +14,7 @@ import pyarrow as pa
 from numba import njit
 
 from trixsim import cards
+from trixsim.arrow import bools, dictionary, ints
 from trixsim.cards import KH_MASK, bit_count
 from trixsim.games.trix import rules
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
@@ -118,7 +119,9 @@ def _consume(ev: np.ndarray, game_id: np.ndarray, deal: np.ndarray, open_: np.nd
              rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
     """Events to contract rows (``consume_event`` for each)."""
     for e in range(ev.shape[0]):
-        consume_event(ev, e, game_id, deal, open_, rows, quads, n)
+        kind = ev[e, 1]
+        if kind == DEAL or kind == PICK or kind == CONTRACT_END:
+            consume_event(ev, e, game_id, deal, open_, rows, quads, n)
 
 
 @njit(cache=True, inline="always")
@@ -164,28 +167,28 @@ def consume_event(ev: np.ndarray, e: int, game_id: np.ndarray, deal: np.ndarray,
 def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
     """The per-contract Arrow table from column arrays (tricks/points/totals as (n, 4))."""
     n = len(cols["game"])
+    i8 = np.int8
     arrays: dict[str, pa.Array] = {
-        "game": pa.array(cols["game"], pa.int64()),
-        "lineup": pa.array(np.full(n, lineup), pa.int8()),
-        "number": pa.array(cols["number"], pa.int8()),
-        "picker": pa.array(cols["picker"], pa.int8()),
-        "pick": pa.array(cols["pick"], pa.int8()),
-        "contract": pa.DictionaryArray.from_arrays(
-            pa.array(cols["contract"], pa.int8()), pa.array(CONTRACT_NAMES, pa.string())),
-        "multiplier": pa.array(cols["multiplier"], pa.int8()),
-        "forced": pa.array(cols["forced"], pa.bool_()),
-        "picker_hand": pa.array(cols["picker_hand"].astype(np.uint32), pa.uint32()),
-        "kh_holder": pa.array(cols["kh_holder"], pa.int8()),
-        "kh_holder_hearts": pa.array(cols["kh_holder_hearts"], pa.int8()),
-        "declared": pa.array(cols["declared"], pa.bool_()),
-        "kh_taker": pa.array(cols["kh_taker"], pa.int8()),
-        "tricks_played": pa.array(cols["tricks_played"], pa.int8()),
+        "game": ints(cols["game"], np.int64),
+        "lineup": ints(np.full(n, lineup), i8),
+        "number": ints(cols["number"], i8),
+        "picker": ints(cols["picker"], i8),
+        "pick": ints(cols["pick"], i8),
+        "contract": dictionary(cols["contract"], CONTRACT_NAMES),
+        "multiplier": ints(cols["multiplier"], i8),
+        "forced": bools(cols["forced"]),
+        "picker_hand": ints(cols["picker_hand"], np.uint32),
+        "kh_holder": ints(cols["kh_holder"], i8),
+        "kh_holder_hearts": ints(cols["kh_holder_hearts"], i8),
+        "declared": bools(cols["declared"]),
+        "kh_taker": ints(cols["kh_taker"], i8),
+        "tricks_played": ints(cols["tricks_played"], i8),
     }
-    for name, typ in (("tricks", pa.int8()), ("points", pa.int16()), ("totals", pa.int16())):
+    for name, typ in (("tricks", np.int8), ("points", np.int16), ("totals", np.int16)):
         for s in range(4):
-            arrays[f"{name}_{s}"] = pa.array(np.ascontiguousarray(cols[name][:, s]), typ)
-    arrays["trix_first"] = pa.array(cols["trix_first"], pa.int8())
-    arrays["trix_second"] = pa.array(cols["trix_second"], pa.int8())
+            arrays[f"{name}_{s}"] = ints(cols[name][:, s], typ)
+    arrays["trix_first"] = ints(cols["trix_first"], i8)
+    arrays["trix_second"] = ints(cols["trix_second"], i8)
     return pa.table(arrays)
 
 
@@ -195,20 +198,19 @@ def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
     final = st.totals.copy()
     low, high = winners_losers(final)
     arrays: dict[str, pa.Array] = {
-        "game": pa.array(st.game_id.copy(), pa.int64()),
-        "lineup": pa.array(np.full(n, lineup), pa.int8()),
+        "game": ints(st.game_id, np.int64),
+        "lineup": ints(np.full(n, lineup), np.int8),
     }
     for s in range(4):
-        arrays[f"strategy_{s}"] = pa.DictionaryArray.from_arrays(
-            pa.array(np.zeros(n), pa.int8()), pa.array([specs[s]], pa.string()))
-    arrays["first_picker"] = pa.array(st.first_picker.copy(), pa.int8())
-    arrays["contracts"] = pa.array(st.contract_no.copy(), pa.int8())
+        arrays[f"strategy_{s}"] = dictionary(np.zeros(n), [specs[s]])
+    arrays["first_picker"] = ints(st.first_picker, np.int8)
+    arrays["contracts"] = ints(st.contract_no, np.int8)
     for s in range(4):
-        arrays[f"final_{s}"] = pa.array(np.ascontiguousarray(final[:, s]), pa.int16())
+        arrays[f"final_{s}"] = ints(final[:, s], np.int16)
     for s in range(4):
-        arrays[f"winner_{s}"] = pa.array(np.ascontiguousarray(low[:, s]), pa.bool_())
+        arrays[f"winner_{s}"] = bools(low[:, s])
     for s in range(4):
-        arrays[f"loser_{s}"] = pa.array(np.ascontiguousarray(high[:, s]), pa.bool_())
+        arrays[f"loser_{s}"] = bools(high[:, s])
     return pa.table(arrays)
 
 
