@@ -131,7 +131,7 @@ def test_a_whole_run_imports_no_reporting_library(tmp_path) -> None:
     """``trixsim run`` itself, tables written, never loads pandas or matplotlib (building
     Arrow columns with ``pyarrow.array`` would: see ``trixsim.arrow``)."""
     out = tmp_path / "run"
-    code = ("import sys; from trixsim.cli import main\n"
+    code = ("from trixsim.cli import cli as main\n"
             f"try: main(['run', '-n', '30', '-q', '-j', '1', '-o', {str(out)!r}])\n"
             "except SystemExit as e: assert not e.code, e.code\n")
     assert not _imported("-c", code) & REPORTING
