@@ -114,3 +114,18 @@ def test_an_illegal_action_from_a_compiled_policy_names_strategy_decision_and_ga
         play_batch([Stubborn()] * 4, 3, range(5), path="compiled")
     msg = str(err.value)
     assert "'stubborn'" in msg and "decision" in msg and "in game" in msg and "legal:" in msg
+
+
+def test_a_first_run_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trixsim import warmup
+
+    heard: list[tuple[str, bool]] = []
+    monkeypatch.setattr(warmup, "kernels_cached", lambda: False)
+    monkeypatch.setattr(warmup, "_WARM", set())
+    warmup.warm_up(["heuristic"] * 4, 1, lambda text, replace: heard.append((text, replace)))
+    assert heard[0] == ("compiling the game kernels (once after installing)...", False)
+    assert heard[-1][0].startswith("compiled the game kernels in")
+    heard.clear()
+    warmup.warm_up(["heuristic"] * 4, 1, lambda text, replace: heard.append((text, replace)))
+    assert heard == []  # loaded once per process
+    assert warmup.kernels_cached.__module__  # the real check exists

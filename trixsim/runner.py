@@ -322,10 +322,9 @@ class RunWriter:
         before = float(self.meta.get("seconds", 0.0))
         try:
             with sigterm_interrupts():
-                todo = self.todo()
-                if todo:
-                    warm_up(self.lineups[todo[0][0]], self.meta["seed"], notice)
-                self._play(todo, workers, start_method or default_start_method(), progress)
+                self.warm_up(notice)
+                self._play(self.todo(), workers, start_method or default_start_method(),
+                           progress)
             self.meta["complete"] = True
         finally:
             self.meta["seconds"] = round(before + time.perf_counter() - t0, 3)
@@ -334,6 +333,13 @@ class RunWriter:
                 _stop_log(handler)
         self.summary.seconds = self.meta["seconds"]
         return self.summary
+
+    def warm_up(self, notice: Notice | None = None) -> None:
+        """Load the kernels for the first chunk to play (compiling them on a first run,
+        reported to ``notice``); ``play`` does it too, so calling it is optional."""
+        todo = self.todo()
+        if todo:
+            warm_up(self.lineups[todo[0][0]], self.meta["seed"], notice)
 
     def close(self) -> None:
         """Release the folder's lock."""

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 Notice = Callable[[str, bool], None]
 """Shows a line of text; the flag says whether it replaces the previous one (a tick)."""
+_WARM: set[tuple[str, ...]] = set()
 
 
 def kernels_cached() -> bool:
@@ -35,6 +36,8 @@ def warm_up(specs: Sequence[str], seed: int, notice: Notice | None = None) -> No
     from trixsim.loading import load_seats
     from trixsim.sim import play_batch
 
+    if tuple(specs) in _WARM:
+        return
     cold = notice is not None and not kernels_cached()
     stop = threading.Event()
     t0 = time.perf_counter()
@@ -51,6 +54,7 @@ def warm_up(specs: Sequence[str], seed: int, notice: Notice | None = None) -> No
         seats = load_seats(",".join(specs))
         game = get_game()
         play_batch(seats, seed, [0], observer=game.outcomes(1), game=game)
+        _WARM.add(tuple(specs))
     finally:
         stop.set()
     if cold:

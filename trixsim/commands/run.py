@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
@@ -172,10 +172,28 @@ def _go(open_writer: Callable[[], RunWriter], out: Path, workers: int, quiet: bo
     _print_summary(summary, out)
 
 
+def compile_notice(stream: TextIO) -> Callable[[str, bool], None]:
+    """Show the first run's compilation: a ticking line on a terminal, else two lines."""
+    tty = stream.isatty()
+
+    def notice(text: str, replace: bool) -> None:
+        if tty:
+            stream.write(("\r\x1b[K" if replace else "") + text)
+            if text.startswith("compiled"):
+                stream.write("\n")
+            stream.flush()
+        elif not replace or text.startswith("compiled"):
+            stream.write(text + "\n")
+            stream.flush()
+    return notice
+
+
 def _play(writer: RunWriter, todo: list, workers: int, quiet: bool) -> RunSummary:
     """Play the missing chunks, with a progress bar with games/s on a terminal."""
     total = sum(b - a for _, a, b in todo)
     show = sys.stderr.isatty() and not quiet
+    if not quiet:
+        writer.warm_up(compile_notice(sys.stderr))
     if not show:
         return writer.play(workers)
     bar = click.progressbar(length=total, label="games", file=sys.stderr, show_eta=True,
