@@ -12,6 +12,7 @@ import functools
 import hashlib
 
 import numpy as np
+from numba import njit
 
 from trixsim import rng
 from trixsim.games.trix.state import COL, GameState
@@ -136,6 +137,16 @@ def strategy_subkey(seed: int) -> int:
     return int.from_bytes(digest, "little") & (2**63 - 1)
 
 
+@njit(cache=True)
+def _gather(data: np.ndarray, idx: np.ndarray, cols: np.ndarray, out: np.ndarray) -> None:
+    """``out[j, i] = data[idx[i], cols[j]]``: the requested columns of the games at
+    ``idx``, one pass."""
+    for i in range(idx.shape[0]):
+        g = idx[i]
+        for j in range(cols.shape[0]):
+            out[j, i] = data[g, cols[j]]
+
+
 def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
             fields: frozenset[str] | None = None,
             viewer: np.ndarray | None = None) -> Observation:
@@ -163,11 +174,24 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
             out[name] = rows[:, col] if width == 1 else rows[:, col:col + width]
         hands = rows[:, _H:_H + 4]
     else:
+        # one compiled gather of every requested column, column-major so that each
+        # field is a contiguous view of it
+        cols: list[int] = []
+        layout: list[tuple[str, int, int]] = []
         for name in want:
             if name in _PUBLIC:
                 col, width, _ = _PUBLIC[name]
-                out[name] = data[idx, col] if width == 1 else data[idx, col:col + width]
-        hands = data[idx, _H:_H + 4] if ("hand" in want or "hand_sizes" in want) else None
+                layout.append((name, len(cols), width))
+                cols.extend(range(col, col + width))
+        need_hands = "hand" in want or "hand_sizes" in want
+        if need_hands:
+            layout.append(("_hands", len(cols), 4))
+            cols.extend(range(_H, _H + 4))
+        got = np.empty((len(cols), len(idx)), dtype=np.int64)
+        _gather(data, np.asarray(idx, dtype=np.int64), np.array(cols, dtype=np.int64), got)
+        for name, at, width in layout:
+            out[name] = got[at] if width == 1 else got[at:at + width].T
+        hands = out.pop("_hands") if need_hands else None
     if "hand" in want:
         out["hand"] = hands[np.arange(len(idx)), seats].copy()
     if "hand_sizes" in want:
