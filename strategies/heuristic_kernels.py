@@ -484,13 +484,11 @@ _TRICK_NO, _DECLARED, _PICKER, _DECISION = C["trick_no"], C["declared"], C["pick
 _SEAT = C["seat"]
 
 
-@njit(POLICY_SIG, cache=True)
-def heuristic_policy(row: int, lg: int, hand: int, subkey: int, params: int,
-                     n_params: int) -> int:
-    """The heuristic and its variants for one decision of one game (the same functions as
-    the batched methods, the variant chosen by the mode parameters)."""
-    s = state_row(row)
-    prm = param_vector(params, n_params)
+@njit(cache=True, inline="always")
+def heuristic_decide(s: np.ndarray, lg: int, hand: int, prm: np.ndarray) -> int:
+    """The heuristic and its variants for one decision, from the state row ``s`` (public
+    columns only), the legal mask and the own hand: the same functions as the batched
+    methods, the variant chosen by the mode parameters. Search bots roll out with it."""
     d = s[_DECISION]
     if d == PLAY:
         return play_one(lg, hand, s[_PLAYED], s[_CONTRACT], s[_BEST], s[_TRICK_N],
@@ -518,3 +516,10 @@ def heuristic_policy(row: int, lg: int, hand: int, subkey: int, params: int,
         return declare_one(hand, s[_PLAYED], s[_BEST], s[_TRICK_N], s[_SEAT], s[_PICKER],
                            pick, prm)
     return place_one(lg, hand, s[_PLAYED], prm)
+
+
+@njit(POLICY_SIG, cache=True)
+def heuristic_policy(row: int, lg: int, hand: int, subkey: int, params: int,
+                     n_params: int) -> int:
+    """``heuristic_decide`` as a compiled policy."""
+    return heuristic_decide(state_row(row), lg, hand, param_vector(params, n_params))

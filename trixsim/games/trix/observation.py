@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from trixsim import rng
-from trixsim.games.trix.state import COL, GameState
+from trixsim.games.trix.state import COL, WIDTH, GameState
 
 _H = COL["hands"]
 
@@ -91,6 +91,16 @@ class Observation:
 
     def __contains__(self, name: str) -> bool:
         return name in self._f
+
+    def state_rows(self) -> np.ndarray:
+        """Each game's state row rebuilt from the public fields, hands zeroed: what a
+        compiled search kernel reads (``trixsim.games.trix.policy.C``). Needs every
+        public field (a strategy with ``observes = None``)."""
+        n = len(self)
+        out = np.zeros((n, WIDTH), dtype=np.int64)
+        for name, (col, width, _) in _PUBLIC.items():
+            out[:, col:col + width] = np.asarray(getattr(self, name)).reshape(n, width)
+        return out
 
     def select(self, rows: np.ndarray) -> Observation:
         """The observation restricted to some of its games."""

@@ -1,0 +1,87 @@
+"""``pimc``: perfect-information Monte-Carlo search over sampled hidden hands.
+
+At every decision with more than one legal action (card play, trix placement, the K♥
+declaration, the contract choice; ``search`` chooses which), it deals the cards it cannot
+see ``worlds`` times, consistently with everything it has seen (cards played, the suits
+each seat has shown out of, a declared K♥ still with its declarer), plays each legal
+action in every world and the rest of the contract with a fast rollout policy for all
+four seats, and takes the action with the best mean standing after the contract: the
+others' mean points minus its own, with a bonus for ending the game lowest and a penalty
+for ending it highest (a move that pushes its own total over 1000 is a disaster, pushing
+the leader over is not). Ties go to the lowest action id. All of it runs in compiled code
+(``strategies/pimc_kernels.py``) on both paths, with the same choices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from trixsim.strategies import pimc_kernels as K
+from trixsim.strategies.heuristic import HeuristicStrategy
+
+from trixsim.games.trix.observation import Observation
+from trixsim.strategy import Param, Strategy
+from trixsim.types import DECISION_NAMES
+
+_DECISIONS = {name: i for i, name in enumerate(DECISION_NAMES[:4])}
+
+
+class PimcStrategy(Strategy):
+    """Monte-Carlo search over sampled worlds, rolled out with the heuristic."""
+
+    name = "pimc"
+    description = ("Monte-Carlo search: samples the hidden hands, plays each legal action "
+                   "to the end of the contract in every world, keeps the best on average")
+    params = {
+        "worlds": Param(24, "sampled deals of the hidden cards per decision"),
+        "rollout": Param("heuristic", "policy for every seat after the action: heuristic "
+                                      "or random"),
+        "search": Param("pick+declare+play+place",
+                        "decisions searched, joined by + (the others are the heuristic's)"),
+        "win_bonus": Param(300.0, "value of ending the game with the lowest total"),
+        "lose_penalty": Param(600.0, "cost of ending the game with the highest total"),
+    }
+    observes = None  # the whole public state row, for the compiled kernel
+    policy = K.pimc_policy
+
+    def __init__(self, **values: object) -> None:
+        super().__init__(**values)
+        if self.worlds < 1:
+            raise ValueError(f"parameter 'worlds' of strategy 'pimc' must be at least 1, "
+                             f"got {self.worlds}")
+        if self.rollout not in ("heuristic", "random"):
+            raise ValueError(f"parameter 'rollout' of strategy 'pimc' must be heuristic or "
+                             f"random, got {self.rollout!r}")
+        names = [x.strip() for x in self.search.split("+") if x.strip()]
+        unknown = [x for x in names if x not in _DECISIONS]
+        if unknown:
+            raise ValueError(f"parameter 'search' of strategy 'pimc' names unknown "
+                             f"decisions {unknown} (known: {', '.join(_DECISIONS)})")
+        self._search_bits = sum(1 << _DECISIONS[x] for x in set(names))
+
+    def policy_params(self) -> np.ndarray:
+        """Worlds, rollout, searched decisions, bonus, penalty, then the heuristic's."""
+        head = np.array([self.worlds, 0 if self.rollout == "heuristic" else 1,
+                         self._search_bits, self.win_bonus, self.lose_penalty], dtype=float)
+        return np.concatenate([head, HeuristicStrategy().policy_params()])
+
+    def _decide(self, obs: Observation) -> np.ndarray:
+        out = np.empty(len(obs), dtype=np.int64)
+        K.pimc_batch(obs.state_rows(), obs.legal, obs.hand, obs.key,
+                     self.policy_params(), out)
+        return out
+
+    def pick(self, obs: Observation) -> np.ndarray:
+        """Search the contract choice."""
+        return self._decide(obs)
+
+    def declare(self, obs: Observation) -> np.ndarray:
+        """Search the K♥ declaration."""
+        return self._decide(obs)
+
+    def play(self, obs: Observation) -> np.ndarray:
+        """Search the card to play."""
+        return self._decide(obs)
+
+    def place(self, obs: Observation) -> np.ndarray:
+        """Search the trix card to place."""
+        return self._decide(obs)

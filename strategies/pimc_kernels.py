@@ -1,0 +1,156 @@
+"""Compiled kernels of ``pimc``: perfect-information Monte-Carlo search per decision.
+
+For a decision with more than one legal action, ``pimc_decide`` deals the hidden cards
+``worlds`` times consistently with what the seat has seen (``worlds.sample_hands``), and
+in every world plays each legal action and then the rest of the contract with the rollout
+policy for all four seats. Each action is scored by the seat's standing after the
+contract, averaged over the worlds: the other seats' mean points minus its own, and, if
+the contract ends the game (a total over 1000, or the 28th contract), a bonus for ending
+it lowest and a penalty for ending it highest. The best mean wins; ties go to the lowest
+action id. Randomness comes only from the decision's key, so the choice is the same on
+the compiled and the stepwise path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from trixsim.strategies import heuristic_kernels
+from trixsim.strategies.heuristic_kernels import heuristic_decide
+
+from trixsim import cards, rng
+from trixsim.cards import bit_count
+from trixsim.games.trix import policy as policy_module
+from trixsim.games.trix import worlds as worlds_module
+from trixsim.games.trix.policy import (
+    POLICY_SIG,
+    C,
+    param_vector,
+    policy_key,
+    state_row,
+    uniform_action,
+)
+from trixsim.games.trix.state import COL, WIDTH
+from trixsim.games.trix.worlds import apply, forced, legal, make_world, sample_hands
+from trixsim.jitcache import guard, sources
+from trixsim.rng import mix64
+from trixsim.types import DECLARE, DONE, PICK, PLACE, PLAY
+
+guard(__file__, sources(cards, rng, policy_module, worlds_module, heuristic_kernels),
+      tuple(C.items()), DONE)
+
+# Parameter vector layout.
+P_WORLDS = 0
+P_ROLLOUT = 1  # 0 heuristic, 1 uniform random
+P_SEARCH = 2  # bit per decision id (PICK, DECLARE, PLAY, PLACE) that is searched
+P_WIN = 3  # bonus for ending the game with the lowest total
+P_LOSE = 4  # penalty for ending it with the highest
+P_HEUR = 5  # the rollout heuristic's own vector follows
+N_FIXED = P_HEUR
+
+_DECISION, _SEAT = C["decision"], C["seat"]
+_POINTS, _TOTALS, _CONTRACT_NO = C["points"], C["totals"], C["contract_no"]
+_TURN, _PLY = C["turn"], C["ply"]
+_HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
+
+
+@njit(cache=True, inline="always")
+def _rollout(W: np.ndarray, mode: int, hp: np.ndarray, key: int) -> None:
+    """Play world ``W`` to the end of its contract, every seat by the rollout policy."""
+    while W[0, _DECISION] != DONE:
+        a = forced(W)
+        if a < 0:
+            lm = legal(W)
+            if mode == 0:
+                a = heuristic_decide(W[0], lm, W[0, _HANDS + W[0, _TURN]], hp)
+            else:
+                a = uniform_action(lm, np.int64(mix64(np.uint64(key)
+                                                      + np.uint64(W[0, _PLY]))))
+        apply(W, a)
+
+
+@njit(cache=True, inline="always")
+def _utility(W: np.ndarray, me: int, win: float, lose: float) -> float:
+    """The seat's standing after the contract (see the module doc)."""
+    others = 0.0
+    for p in range(4):
+        if p != me:
+            others += W[0, _POINTS + p]
+    u = others / 3.0 - W[0, _POINTS + me]
+    over = W[0, _CONTRACT_NO] >= 28
+    lo = W[0, _TOTALS + me]
+    hi = lo
+    mine = lo
+    for p in range(4):
+        t = W[0, _TOTALS + p]
+        over |= t > 1000
+        lo = min(lo, t)
+        hi = max(hi, t)
+    if over:
+        if mine == lo:
+            u += win
+        if mine == hi:
+            u -= lose
+    return u
+
+
+@njit(cache=True)
+def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) -> int:
+    """The action ``pimc`` takes at state row ``s`` (public columns only) for the seat to
+    act, holding ``hand``, with legal mask ``lg`` and decision key ``key``."""
+    hp = prm[P_HEUR:]
+    d = s[_DECISION]
+    if bit_count(lg & 0xFFFFFFFF) <= 1 or not (int(prm[P_SEARCH]) >> d) & 1:
+        return heuristic_decide(s, lg, hand, hp)
+    me = s[_SEAT]
+    n_worlds = int(prm[P_WORLDS])
+    mode = int(prm[P_ROLLOUT])
+    win, lose = prm[P_WIN], prm[P_LOSE]
+    score = np.zeros(33)
+    hands = np.zeros(4, dtype=np.int64)
+    base = np.zeros((1, WIDTH), dtype=np.int64)
+    W = np.zeros((1, WIDTH), dtype=np.int64)
+    for w in range(n_worlds):
+        wkey = np.int64(mix64(np.uint64(key) ^ np.uint64(0x5851F42D4C957F2D * (w + 1))))
+        sample_hands(s, me, hand, wkey, hands)
+        make_world(s, hands, base)
+        m = lg
+        while m:
+            a = bit_count((m & -m) - 1)
+            m &= m - 1
+            for k in range(WIDTH):
+                W[0, k] = base[0, k]
+            apply(W, a)
+            _rollout(W, mode, hp, wkey)
+            score[a] += _utility(W, me, win, lose)
+    best = -1
+    bs = -1e300
+    m = lg
+    while m:
+        a = bit_count((m & -m) - 1)
+        m &= m - 1
+        if score[a] > bs:  # strict: ties keep the lowest action id
+            bs = score[a]
+            best = a
+    return best
+
+
+@njit(POLICY_SIG, cache=True)
+def pimc_policy(row: int, lg: int, hand: int, subkey: int, params: int,
+                n_params: int) -> int:
+    """``pimc_decide`` as a compiled policy."""
+    s = state_row(row)
+    return pimc_decide(s, lg, hand, policy_key(s, subkey), param_vector(params, n_params))
+
+
+@njit(cache=True)
+def pimc_batch(rows: np.ndarray, legal_: np.ndarray, hand: np.ndarray, keys: np.ndarray,
+               prm: np.ndarray, out: np.ndarray) -> None:
+    """``pimc_decide`` for every game of an observation (the stepwise path)."""
+    for i in range(rows.shape[0]):
+        out[i] = pimc_decide(rows[i], np.int64(legal_[i]), np.int64(hand[i]),
+                             np.int64(keys[i]), prm)
+
+
+__all__ = ["DECLARE", "N_FIXED", "P_HEUR", "P_LOSE", "P_ROLLOUT", "P_SEARCH", "P_WIN",
+           "P_WORLDS", "PICK", "PLACE", "PLAY", "pimc_batch", "pimc_decide", "pimc_policy"]

@@ -1,0 +1,101 @@
+"""``pimc``: worlds consistent with what the seat has seen, the same choices on both
+paths, and its parameters checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trixsim.cards import KH_MASK, SUIT_MASK
+from trixsim.games.trix import init, legal_action_mask, step
+from trixsim.games.trix.observation import shown_voids
+from trixsim.games.trix.state import COL
+from trixsim.games.trix.worlds import sample_hands
+from trixsim.loading import StrategyLoadError, load_seats, load_strategy
+from trixsim.sim import decide, play_batch
+from trixsim.testing import check_strategy
+from trixsim.types import DONE, PLACE
+
+
+def _states(seed: int, games: int = 30):
+    """Snapshots of heuristic games (ray and general included), every few steps."""
+    seats = load_seats("heuristic")
+    st = init(seed, range(games))
+    legal = legal_action_mask(st)
+    k = 0
+    while (st.phase != DONE).any():
+        if k % 5 == 0:
+            yield st.data.copy(), legal.copy()
+        legal = step(st, decide(st, seats, legal), legal)
+        k += 1
+
+
+def test_sampled_worlds_respect_what_the_seat_has_seen() -> None:
+    checked = 0
+    for S, legal in _states(4):
+        for g in range(S.shape[0]):
+            s = S[g]
+            if s[COL["phase"]] == DONE or (s[COL["phase"]] == PLACE and legal[g] == 0):
+                continue
+            me = int(s[COL["turn"]])
+            real = [int(x) for x in s[COL["hands"]:COL["hands"] + 4]]
+            out = np.zeros(4, dtype=np.int64)
+            assert sample_hands(s, me, real[me], 1000 * checked + 7, out)
+            got = [int(x) for x in out]
+            assert got[me] == real[me]
+            assert [bin(h).count("1") for h in got] == [bin(h).count("1") for h in real]
+            union = 0
+            for h in got:
+                assert not union & h
+                union |= h
+            assert union == sum(real)  # exactly the cards still in hands
+            voids = shown_voids(np.array([s[COL["voids"]]]))[0]
+            for p in range(4):
+                for suit in range(4):
+                    if voids[p, suit]:
+                        assert not got[p] & int(SUIT_MASK[suit])
+            holder = int(s[COL["declared"]])
+            if holder >= 0 and real[holder] & KH_MASK:
+                assert got[holder] & KH_MASK
+            checked += 1
+    assert checked > 500
+
+
+def test_worlds_differ_between_seeds_and_repeat_for_one() -> None:
+    S, _ = next(_states(2))
+    s = S[0]
+    me = int(s[COL["turn"]])
+    hand = int(s[COL["hands"] + me])
+    a, b, c = (np.zeros(4, dtype=np.int64) for _ in range(3))
+    sample_hands(s, me, hand, 1, a)
+    sample_hands(s, me, hand, 1, b)
+    sample_hands(s, me, hand, 2, c)
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_pimc_keeps_the_strategy_api_on_both_paths() -> None:
+    check_strategy("pimc:worlds=3", games=24, seed=5)  # includes check_policy
+
+
+def test_pimc_beats_heuristic() -> None:
+    """A small duplicate match (the README's ladder has the 2,000-deal figures)."""
+    pimc, heur = load_strategy("pimc:worlds=8"), load_strategy("heuristic")
+    diffs = []
+    for seat in range(4):
+        seats = [heur] * 4
+        seats[seat] = pimc
+        st = play_batch(seats, 9, range(60))
+        base = play_batch([heur] * 4, 9, range(60))
+        diffs.append(st.totals[:, seat] - base.totals[:, seat])
+    d = np.mean(diffs, axis=0)
+    assert d.mean() + 3 * d.std(ddof=1) / np.sqrt(len(d)) < 0  # lower totals: better
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("pimc:worlds=0", "at least 1"),
+    ("pimc:rollout=greedy", "heuristic or random"),
+    ("pimc:search=play+bid", "unknown decisions"),
+])
+def test_bad_parameters_are_refused_in_one_line(spec: str, words: str) -> None:
+    with pytest.raises(StrategyLoadError, match=words):
+        load_strategy(spec)
