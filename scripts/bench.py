@@ -11,6 +11,7 @@ One small untimed batch is played first, so loading compiled kernels is not time
     python scripts/bench.py --config random --games 40000 --runs 5
     python scripts/bench.py --process               # whole `trixsim run` processes
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
+    python scripts/bench.py --search                # pimc's searched decisions per second
 """
 
 from __future__ import annotations
@@ -81,12 +82,13 @@ def _seats(name: str) -> tuple[Callable[[], list[Strategy]], str]:
         return (lambda: [cls()] * 4), "stepwise"
     base, _, path = name.partition("/")
     specs = {"random": "random", "heuristic": "heuristic",
-             "heuristic-vs-random": "heuristic,random,random,random"}[base]
+             "heuristic-vs-random": "heuristic,random,random,random",
+             "pimc-vs-heuristic": "pimc,heuristic,heuristic,heuristic"}[base]
     return (lambda: load_seats(specs)), (path or "compiled")
 
 
 CONFIGS = ("random", "random/stepwise", "heuristic", "heuristic/stepwise",
-           "heuristic-vs-random", "adapter-random")
+           "heuristic-vs-random", "pimc-vs-heuristic", "adapter-random")
 
 
 def bench(seats: list[Strategy], games: int, batch: int, seed: int,
@@ -123,7 +125,7 @@ def in_process(configs: list[str], games: int, batch: int, runs: int, seed: int)
     for name in configs:
         make, path = _seats(name)
         seats = make()
-        n = games if name != "adapter-random" else max(1, games // 50)
+        n = games // {"adapter-random": 50, "pimc-vs-heuristic": 20}.get(name, 1) or 1
         bench(seats, min(200, n), 200, seed + 999, path)
         c_rates, g_rates, ratios = [], [], []
         for r in range(runs):
@@ -135,6 +137,44 @@ def in_process(configs: list[str], games: int, batch: int, runs: int, seed: int)
         _line(name, c_rates, ratios, "contracts/s",
               f"{statistics.median(g_rates):,.0f} games/s, {path}, {runs} runs x {n:,} "
               f"games, batch {batch:,}, one core, tables built")
+
+
+def search(runs: int, seed: int, spec: str = "pimc") -> None:
+    """Searched decisions per second of a search strategy (default parameters): decision
+    states collected from heuristic games (every decision with more than one legal
+    action), each answered by the strategy's compiled kernel, one core."""
+    from trixsim.strategies.pimc_kernels import pimc_batch
+
+    from trixsim.games.trix import GameState
+    from trixsim.games.trix.observation import observe
+
+    bot = load_seats(spec)[0]
+    rows, legal, hands, keys = [], [], [], []
+
+    class Collect:
+        def before_step(self, st: GameState, actions: np.ndarray, lm: np.ndarray) -> None:
+            m = (np.asarray(lm) & 0xFFFFFFFF).astype(np.int64)
+            idx = np.flatnonzero((np.bitwise_count(m) > 1) & (st.phase != DONE))
+            if idx.size:
+                obs = observe(st, idx, m[idx])
+                rows.append(obs.state_rows())
+                legal.append(m[idx])
+                hands.append(obs.hand.copy())
+                keys.append(obs.key.copy())
+
+    play_batch(load_seats("heuristic"), seed, range(40), observer=Collect(), path="stepwise")
+    R, L, H, K = (np.concatenate(x) for x in (rows, legal, hands, keys))
+    prm = bot.policy_params()
+    out = np.empty(len(R), dtype=np.int64)
+    pimc_batch(R[:20], L[:20], H[:20], K[:20], prm, out[:20])
+    rates = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        pimc_batch(R, L, H, K, prm, out)
+        rates.append(len(R) / (time.perf_counter() - t0))
+    print(f"{spec:<22} {statistics.median(rates):>10,.0f} searched decisions/s (min "
+          f"{min(rates):,.0f}, max {max(rates):,.0f})  [{len(R):,} decisions with more "
+          f"than one legal action from 40 heuristic games, {runs} runs, one core]")
 
 
 def _trixsim(*args: str) -> float:
@@ -212,12 +252,16 @@ def main() -> None:
                     help="time whole `trixsim run --workers 1` processes and --help")
     ap.add_argument("--scaling", action="store_true",
                     help="time `trixsim run` with 1 and 2 workers")
+    ap.add_argument("--search", metavar="SPEC", nargs="?", const="pimc",
+                    help="searched decisions per second of pimc (or a pimc SPEC)")
     args = ap.parse_args()
     if args.process:
         process(args.games, args.runs, args.seed)
     if args.scaling:
         scaling(args.games, args.runs, args.seed)
-    if not (args.process or args.scaling) or args.config:
+    if args.search:
+        search(args.runs, args.seed, args.search)
+    if not (args.process or args.scaling or args.search) or args.config:
         in_process(args.config or list(CONFIGS), args.games, args.batch, args.runs,
                    args.seed)
 
