@@ -65,9 +65,15 @@ class HeuristicStrategy(Strategy):
             1.0, "trix: cost of freeing a next card that someone else holds"),
         "place_ace_bonus": Param(
             3.0, "trix: bonus for placing an ace (it gives another turn)"),
+        "farcha_by_rank": Param(
+            True, "in farcha, shed the highest-ranked card (false: the highest card index, "
+                  "which takes a low spade for a high card)"),
+        "over_1000_penalty": Param(
+            150.0, "score penalty (points) for a contract whose expected points would take "
+                   "the picker's total over 1000 and end the game against it"),
     }
     observes = frozenset({"legal", "hand", "pick", "seat", "picker", "contract", "played",
-                          "best_card", "trick_n", "trick_no", "declared"})
+                          "best_card", "trick_n", "trick_no", "declared", "totals"})
 
     policy = K.heuristic_policy
     modes: dict[int, int] = {}
@@ -94,6 +100,8 @@ class HeuristicStrategy(Strategy):
         p[K.P_PLACE_OWN] = self.place_own_weight
         p[K.P_PLACE_OTHER] = self.place_other_weight
         p[K.P_PLACE_ACE] = self.place_ace_bonus
+        p[K.P_FARCHA_BY_RANK] = float(self.farcha_by_rank)
+        p[K.P_OVER_1000] = self.over_1000_penalty
         return p
 
     # -- pick: trix timing, then contract order (two plug-in points)
@@ -106,7 +114,9 @@ class HeuristicStrategy(Strategy):
     def choose_contract(self, obs: Observation) -> np.ndarray:
         """Per game, the legal contract to pick when not taking trix (trix only if forced)."""
         out = np.empty(len(obs), dtype=np.int64)
-        K.order_contracts(obs.legal, obs.hand, obs.pick, baseline_costs(), self._prm(), out)
+        mine = obs.totals[np.arange(len(obs)), obs.seat]
+        K.order_contracts(obs.legal, obs.hand, obs.pick, baseline_costs(), self._prm(),
+                          np.ascontiguousarray(mine), out)
         return out
 
     def pick(self, obs: Observation) -> np.ndarray:

@@ -33,12 +33,14 @@ P_LEAD_GUARD = 5
 P_PLACE_OWN = 6
 P_PLACE_OTHER = 7
 P_PLACE_ACE = 8
-N_PARAMS = 9
+P_FARCHA_BY_RANK = 9
+P_OVER_1000 = 10
+N_PARAMS = 11
 # The compiled policy's vector adds the variants' modes and the baseline costs.
-P_TRIX_MODE = 9  # 0 by hand and deadline, 1 whenever legal, 2 only when forced
-P_ORDER_MODE = 10  # 0 by hand estimate, 1 the fixed order FIXED_ORDER
-P_DECLARE_MODE = 11  # 0 by estimated gain, 1 never, 2 always
-P_BASE = 12  # 7 baseline costs (HeuristicStrategy.baseline_costs)
+P_TRIX_MODE = 11  # 0 by hand and deadline, 1 whenever legal, 2 only when forced
+P_ORDER_MODE = 12  # 0 by hand estimate, 1 the fixed order FIXED_ORDER
+P_DECLARE_MODE = 13  # 0 by estimated gain, 1 never, 2 always
+P_BASE = 14  # 7 baseline costs (HeuristicStrategy.baseline_costs)
 N_POLICY_PARAMS = P_BASE + 7
 
 FULL = 0xFFFFFFFF
@@ -176,10 +178,12 @@ def want_trix(legal: np.ndarray, hand: np.ndarray, pick: np.ndarray, prm: np.nda
 
 @njit(cache=True)
 def order_one(lg: int, hand: int, pick: int, base: np.ndarray, prm: np.ndarray,
-              est: np.ndarray) -> int:
+              est: np.ndarray, mytotal: int) -> int:
     """The legal non-trix contract whose estimate beats its average by most, with a pull
-    towards the costly contracts as the ×4 seventh pick nears (trix only if forced);
-    ``est`` is scratch space for 7 estimates."""
+    towards the costly contracts as the ×4 seventh pick nears, and a penalty for one
+    whose expected points (with the picker's multiplier) would take the picker's total
+    ``mytotal`` over 1000 and end the game against it (trix only if forced); ``est`` is
+    scratch space for 7 estimates."""
     if lg == (1 << TRIX):
         return TRIX
     estimate_costs(hand, est)
@@ -187,9 +191,12 @@ def order_one(lg: int, hand: int, pick: int, base: np.ndarray, prm: np.ndarray,
     w = prm[P_SEVENTH_WEIGHT] * f * f
     best = -1
     bs = 1e18
+    mult = 4.0 if pick == 7 else 2.0
     for k in range(6):
         if (lg >> k) & 1:
             sc = est[k] - base[k] - w * base[k]
+            if mytotal + mult * est[k] > 1000.0:
+                sc += prm[P_OVER_1000]
             if sc < bs:
                 bs = sc
                 best = k
@@ -198,11 +205,12 @@ def order_one(lg: int, hand: int, pick: int, base: np.ndarray, prm: np.ndarray,
 
 @njit(cache=True)
 def order_contracts(legal: np.ndarray, hand: np.ndarray, pick: np.ndarray, base: np.ndarray,
-                    prm: np.ndarray, out: np.ndarray) -> None:
+                    prm: np.ndarray, mytotal: np.ndarray, out: np.ndarray) -> None:
     """order_one over the batch."""
     est = np.zeros(7)
     for i in range(legal.shape[0]):
-        out[i] = order_one(np.int64(legal[i]), np.int64(hand[i]), pick[i], base, prm, est)
+        out[i] = order_one(np.int64(legal[i]), np.int64(hand[i]), pick[i], base, prm, est,
+                           mytotal[i])
 
 
 @njit(cache=True)
@@ -306,6 +314,20 @@ def _capture_risk(c: int, contract: int, unseen: int, kh_value: float) -> float:
 
 
 @njit(cache=True)
+def _high_rank(m: int) -> int:
+    """The card of highest rank in a mask (an ace of any suit before any king; among equal
+    ranks the highest suit index)."""
+    bc = -1
+    m = np.int64(m)
+    while m:
+        c = _low(m)
+        m &= m - 1
+        if bc < 0 or (c & 7) >= (bc & 7):
+            bc = c
+    return bc
+
+
+@njit(cache=True)
 def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n: int,
              trick_no: int, declared: int, prm: np.ndarray) -> int:
     """The card to play in one game (see HeuristicStrategy.play)."""
@@ -315,7 +337,7 @@ def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n:
     if trick_n > 0 and (lg & _suit(best >> 3)) != 0:
         # following suit
         if early_farcha:
-            return _high(lg)
+            return _high_rank(lg) if prm[P_FARCHA_BY_RANK] else _high(lg)
         under = lg & ((np.int64(1) << best) - 1)
         if under != 0:
             pick = _high(under)
@@ -361,7 +383,7 @@ def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n:
         return bc
     # leading
     if early_farcha:
-        return _high(lg)
+        return _high_rank(lg) if prm[P_FARCHA_BY_RANK] else _high(lg)
     guard = prm[P_LEAD_GUARD]
     bc = -1
     bs = 1e18
@@ -482,6 +504,7 @@ def place_kernel(legal: np.ndarray, hand: np.ndarray, played: np.ndarray, prm: n
 _PLAYED, _CONTRACT, _BEST, _TRICK_N = C["played"], C["contract"], C["best_card"], C["trick_n"]
 _TRICK_NO, _DECLARED, _PICKER, _DECISION = C["trick_no"], C["declared"], C["picker"], C["decision"]
 _SEAT = C["seat"]
+_TOTALS = C["totals"]
 
 
 @njit(cache=True, inline="always")
@@ -506,7 +529,8 @@ def heuristic_decide(s: np.ndarray, lg: int, hand: int, prm: np.ndarray) -> int:
             return TRIX
         if prm[P_ORDER_MODE] == 1:
             return fixed_order_one(lg, FIXED_ORDER)
-        return order_one(lg, hand, pick, prm[P_BASE:P_BASE + 7], prm, np.zeros(7))
+        return order_one(lg, hand, pick, prm[P_BASE:P_BASE + 7], prm, np.zeros(7),
+                         s[_TOTALS + s[_SEAT]])
     if d == DECLARE:
         mode = prm[P_DECLARE_MODE]
         if mode == 1:

@@ -15,11 +15,24 @@ from trixsim.strategies.heuristic import (
 )
 from trixsim.strategies.random_bot import RandomStrategy
 
-from trixsim.cards import mask_of, parse_card
+from trixsim.cards import card_name, mask_of, parse_card
 from trixsim.games.trix import GameState, legal_action_mask, observe
 from trixsim.games.trix.observation import Observation
 from trixsim.sim import play_batch
-from trixsim.types import DAMET, DECLARE, DINERI, DONE, PICK, PLACE, PLAY, PLI, RAY, TRIX
+from trixsim.types import (
+    DAMET,
+    DECLARE,
+    DINERI,
+    DONE,
+    FARCHA,
+    GENERAL,
+    PICK,
+    PLACE,
+    PLAY,
+    PLI,
+    RAY,
+    TRIX,
+)
 
 VARIANTS = (NoDeclareHeuristic, DeclareHeuristic, EarlyTrixHeuristic, LateTrixHeuristic,
             FixedOrderHeuristic)
@@ -51,7 +64,7 @@ def H(names: str) -> int:
 def obs(**fields: object) -> Observation:
     """A one-game observation with the heuristic's fields (defaults: an empty trick)."""
     base = dict(legal=0, hand=0, pick=1, seat=1, picker=0, contract=DAMET, played=0,
-                best_card=-1, trick_n=0, trick_no=0, declared=-1)
+                best_card=-1, trick_n=0, trick_no=0, declared=-1, totals=[0, 0, 0, 0])
     base.update(fields)
     if base["legal"] == 0:
         base["legal"] = base["hand"]
@@ -259,3 +272,26 @@ def test_beats_random_by_many_standard_errors() -> None:
     d = np.concatenate(diffs)
     se = d.std(ddof=1) / np.sqrt(len(d))
     assert d.mean() < -6 * se
+
+
+def test_farcha_sheds_by_rank_not_by_card_index() -> None:
+    """Early in farcha the heuristic leads its highest-ranked card (an ace), not its
+    highest card index (a low spade, which the old rule took for a high card)."""
+    h = HeuristicStrategy()
+    o = obs(contract=FARCHA, hand=H("AH 7S 8S"), legal=H("AH 7S 8S"))
+    assert card_name(int(h.play(o)[0])) == "AH"
+    old = HeuristicStrategy(farcha_by_rank=False)
+    assert card_name(int(old.play(o)[0])) == "8S"
+
+
+def test_avoids_a_contract_that_would_take_it_over_1000() -> None:
+    """On 100 the picker takes general (pick 5: the seventh pick's pull); on 900 the
+    expected points of general would end the game against it, so it takes dineri."""
+    hand = H("AH 9C KC 8D JD 7S QS 10S")
+    low = obs(hand=hand, legal=0x3F, pick=5, seat=0, picker=0, totals=[100, 0, 0, 0])
+    high = obs(hand=hand, legal=0x3F, pick=5, seat=0, picker=0, totals=[900, 0, 0, 0])
+    h = HeuristicStrategy()
+    assert int(h.pick(low)[0]) == GENERAL
+    assert int(h.pick(high)[0]) == DINERI
+    blind = HeuristicStrategy(over_1000_penalty=0.0)
+    assert int(blind.pick(high)[0]) == GENERAL

@@ -212,14 +212,21 @@ def play_out_all(S: np.ndarray, subkey: int, policies, params: np.ndarray) -> np
     return bad
 
 
-@njit(cache=True)
-def call_policy(policy, S: np.ndarray, g: int, legal: int, subkey: int,
+def call_policy(policy: Any, S: np.ndarray, g: int, legal: int, subkey: int,
                 params: np.ndarray) -> int:
     """Ask one compiled policy for the seat to act in game ``g`` of ``S`` (as the loop
-    does), from Python: for checks and tests."""
+    does), from Python: for checks and tests. The policy travels in a tuple, so numba
+    types it as a function pointer: passed alone it would be compiled into this kernel's
+    cached code, which does not notice when the policy's own source changes."""
+    return _call_policy((policy,), S, g, legal, subkey, params)
+
+
+@njit(cache=True)
+def _call_policy(policies, S: np.ndarray, g: int, legal: int, subkey: int,
+                 params: np.ndarray) -> int:
     t = S[g, TURN]
-    return policy(S.ctypes.data + 8 * g * S.shape[1], legal, S[g, _HANDS + t], subkey,
-                  params.ctypes.data, params.shape[0])
+    return policies[0](np.int64(S.ctypes.data) + 8 * g * S.shape[1], legal, S[g, _HANDS + t],
+                       subkey, np.int64(params.ctypes.data), params.shape[0])
 
 
 def play_compiled(policies: tuple, params: np.ndarray, chance: Chance, game_ids: np.ndarray,
