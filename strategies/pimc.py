@@ -39,6 +39,9 @@ class PimcStrategy(Strategy):
                         "decisions searched, joined by + (the others are the heuristic's)"),
         "win_bonus": Param(300.0, "value of ending the game with the lowest total"),
         "lose_penalty": Param(600.0, "cost of ending the game with the highest total"),
+        "ties": Param("lowest", "equal scores go to the lowest action id (lowest) or to the "
+                                "heuristic's choice when it is among them (heuristic); never "
+                                "to chance"),
     }
     observes = None  # the whole public state row, for the compiled kernel
     policy = K.pimc_policy
@@ -57,11 +60,16 @@ class PimcStrategy(Strategy):
             raise ValueError(f"parameter 'search' of strategy 'pimc' names unknown "
                              f"decisions {unknown} (known: {', '.join(_DECISIONS)})")
         self._search_bits = sum(1 << _DECISIONS[x] for x in set(names))
+        if self.ties not in ("lowest", "heuristic"):
+            raise ValueError(f"parameter 'ties' of strategy 'pimc' must be lowest or "
+                             f"heuristic, got {self.ties!r}")
 
     def policy_params(self) -> np.ndarray:
-        """Worlds, rollout, searched decisions, bonus, penalty, then the heuristic's."""
+        """Worlds, rollout, searched decisions, bonus, penalty, tie rule, then the
+        heuristic's vector."""
         head = np.array([self.worlds, 0 if self.rollout == "heuristic" else 1,
-                         self._search_bits, self.win_bonus, self.lose_penalty], dtype=float)
+                         self._search_bits, self.win_bonus, self.lose_penalty,
+                         1 if self.ties == "heuristic" else 0], dtype=float)
         return np.concatenate([head, HeuristicStrategy().policy_params()])
 
     def _decide(self, obs: Observation) -> np.ndarray:

@@ -7,8 +7,9 @@ policy for all four seats. Each action is scored by the seat's standing after th
 contract, averaged over the worlds: the other seats' mean points minus its own, and, if
 the contract ends the game (a total over 1000, or the 28th contract), a bonus for ending
 it lowest and a penalty for ending it highest. The best mean wins; ties go to the lowest
-action id. Randomness comes only from the decision's key, so the choice is the same on
-the compiled and the stepwise path.
+action id, or (``ties`` = heuristic) to the heuristic's choice when it is among the best.
+Randomness comes only from the decision's key, so the choice is the same on the compiled
+and the stepwise path.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ P_ROLLOUT = 1  # 0 heuristic, 1 uniform random
 P_SEARCH = 2  # bit per decision id (PICK, DECLARE, PLAY, PLACE) that is searched
 P_WIN = 3  # bonus for ending the game with the lowest total
 P_LOSE = 4  # penalty for ending it with the highest
-P_HEUR = 5  # the rollout heuristic's own vector follows
+P_TIES = 5  # 0: ties go to the lowest action id; 1: to the heuristic's choice if tied
+P_HEUR = 6  # the rollout heuristic's own vector follows
 N_FIXED = P_HEUR
 
 _DECISION, _SEAT = C["decision"], C["seat"]
@@ -132,6 +134,10 @@ def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) ->
         if score[a] > bs:  # strict: ties keep the lowest action id
             bs = score[a]
             best = a
+    if prm[P_TIES] == 1:
+        h = heuristic_decide(s, lg, hand, hp)
+        if score[h] == bs:
+            return h
     return best
 
 
@@ -152,5 +158,5 @@ def pimc_batch(rows: np.ndarray, legal_: np.ndarray, hand: np.ndarray, keys: np.
                              np.int64(keys[i]), prm)
 
 
-__all__ = ["DECLARE", "N_FIXED", "P_HEUR", "P_LOSE", "P_ROLLOUT", "P_SEARCH", "P_WIN",
+__all__ = ["DECLARE", "N_FIXED", "P_HEUR", "P_LOSE", "P_ROLLOUT", "P_SEARCH", "P_TIES", "P_WIN",
            "P_WORLDS", "PICK", "PLACE", "PLAY", "pimc_batch", "pimc_decide", "pimc_policy"]

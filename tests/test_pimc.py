@@ -73,8 +73,10 @@ def test_worlds_differ_between_seeds_and_repeat_for_one() -> None:
     assert np.array_equal(a, b) and not np.array_equal(a, c)
 
 
-def test_pimc_keeps_the_strategy_api_on_both_paths() -> None:
-    check_strategy("pimc:worlds=3", games=24, seed=5)  # includes check_policy
+@pytest.mark.parametrize("spec", ["pimc:worlds=3", "pimc:worlds=2,rollout=random,ties=heuristic",
+                                  "pimc:worlds=2,search=play+place"])
+def test_pimc_keeps_the_strategy_api_on_both_paths(spec: str) -> None:
+    check_strategy(spec, games=24, seed=5)  # includes check_policy: same choices both ways
 
 
 def test_pimc_beats_heuristic() -> None:
@@ -95,6 +97,7 @@ def test_pimc_beats_heuristic() -> None:
     ("pimc:worlds=0", "at least 1"),
     ("pimc:rollout=greedy", "heuristic or random"),
     ("pimc:search=play+bid", "unknown decisions"),
+    ("pimc:ties=random", "lowest or heuristic"),
 ])
 def test_bad_parameters_are_refused_in_one_line(spec: str, words: str) -> None:
     with pytest.raises(StrategyLoadError, match=words):
