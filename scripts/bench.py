@@ -143,7 +143,7 @@ def search(runs: int, seed: int, spec: str = "pimc") -> None:
     """Searched decisions per second of a search strategy (default parameters): decision
     states collected from heuristic games (every decision with more than one legal
     action), each answered by the strategy's compiled kernel, one core."""
-    from trixsim.strategies.pimc_kernels import pimc_batch
+    from trixsim.strategies._pimc_kernels import pimc_batch
 
     from trixsim.games.trix import GameState
     from trixsim.games.trix.observation import observe

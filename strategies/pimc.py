@@ -9,13 +9,14 @@ four seats, and takes the action with the best mean standing after the contract:
 others' mean points minus its own, with a bonus for ending the game lowest and a penalty
 for ending it highest (a move that pushes its own total over 1000 is a disaster, pushing
 the leader over is not). Ties go to the lowest action id. All of it runs in compiled code
-(``strategies/pimc_kernels.py``) on both paths, with the same choices.
+(``strategies/_pimc_kernels.py``) on both paths, with the same choices.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from trixsim.strategies import pimc_kernels as K
 from trixsim.strategies.heuristic import HeuristicStrategy
 
 from trixsim.games.trix.observation import Observation
@@ -44,7 +45,7 @@ class PimcStrategy(Strategy):
                                 "to chance"),
     }
     observes = None  # the whole public state row, for the compiled kernel
-    policy = K.pimc_policy
+    policy = None  # the search kernel, imported (and on a first run compiled) on first use
 
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
@@ -72,7 +73,22 @@ class PimcStrategy(Strategy):
                          1 if self.ties == "heuristic" else 0], dtype=float)
         return np.concatenate([head, HeuristicStrategy().policy_params()])
 
+    def compiled(self) -> tuple[Any, np.ndarray] | None:
+        """The search kernel as a compiled policy, unless a subclass overrides a method.
+        Loaded here rather than at import, so that runs without a pimc seat never compile
+        it (strategy discovery imports every bundled module)."""
+        for cls in type(self).__mro__:
+            if cls is PimcStrategy:
+                break
+            if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
+                return None
+        from trixsim.strategies import _pimc_kernels as K
+
+        return K.pimc_policy, np.ascontiguousarray(self.policy_params(), dtype=np.float64)
+
     def _decide(self, obs: Observation) -> np.ndarray:
+        from trixsim.strategies import _pimc_kernels as K
+
         out = np.empty(len(obs), dtype=np.int64)
         K.pimc_batch(obs.state_rows(), obs.legal, obs.hand, obs.key,
                      self.policy_params(), out)

@@ -38,18 +38,25 @@ def warm_up(specs: Sequence[str], seed: int, notice: Notice | None = None) -> No
 
     if tuple(specs) in _WARM:
         return
-    cold = notice is not None and not kernels_cached()
-    stop = threading.Event()
     t0 = time.perf_counter()
-    if cold:
-        text = "compiling the game kernels (once after installing)"
-        notice(f"{text}...", False)  # type: ignore[misc]
+    stop = threading.Event()
+    shown = threading.Event()
+    text = "compiling the game kernels (once after installing)"
+    if notice is not None:
+        cold = not kernels_cached()
 
         def tick() -> None:
+            # a cold cache is announced at once; otherwise only a load that takes long
+            # (a strategy's kernel compiling on first use) is
+            if not cold and stop.wait(1.5):
+                return
+            shown.set()
+            notice(f"{text}...", False)  # type: ignore[misc]
             while not stop.wait(1.0):
                 notice(f"{text}... {time.perf_counter() - t0:.0f} s", True)  # type: ignore[misc]
 
-        threading.Thread(target=tick, daemon=True).start()
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
     try:
         seats = load_seats(",".join(specs))
         game = get_game()
@@ -57,9 +64,10 @@ def warm_up(specs: Sequence[str], seed: int, notice: Notice | None = None) -> No
         _WARM.add(tuple(specs))
     finally:
         stop.set()
-    if cold:
+        if notice is not None:
+            ticker.join()
+    if shown.is_set():
         notice(f"compiled the game kernels in {time.perf_counter() - t0:.0f} s; "  # type: ignore[misc]
                f"they are cached for later runs", True)
-
 
 __all__ = ["Notice", "kernels_cached", "warm_up"]

@@ -14,7 +14,7 @@ row and the searching seat's own hand.
 
 A rollout then loops ``forced``/``apply`` with its own policy until ``W[0]``'s decision
 column (``policy.C["decision"]``) is ``DONE``; the contract's points are in the world's
-``points`` and the totals after it in ``totals`` (see ``strategies/pimc_kernels.py``).
+``points`` and the totals after it in ``totals`` (see ``strategies/_pimc_kernels.py``).
 """
 
 from __future__ import annotations
