@@ -42,7 +42,10 @@ from trixsim.transcript import (
 from trixsim.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "golden"
-H_OLD = "farcha_by_rank=false,over_1000_penalty=0.0"  # the heuristic the games were chosen with
+H_REST = ("trix_min_score=2.5,trix_by_pick=2,seventh_weight=1.0,farcha_shed_tricks=5,"
+          "lead_guard=15.0,place_own_weight=2.0,place_other_weight=1.0,place_ace_bonus=3.0,"
+          "farcha_by_rank=false,over_1000_penalty=0.0")
+H_OLD = "declare_margin=-20.0," + H_REST  # the heuristic the games were chosen with
 NAMES = ("docs_example", "forced_trix_wraps", "full_28_forced_trix", "general_declared",
          "reset_1000_then_end")
 JACKS = frozenset(parse_card(f"J{s}") for s in "HCDS")
@@ -543,7 +546,7 @@ def test_full_28_forced_trix() -> None:
     assert (king_holder(c), c.ray_declared, king_taker(c)) == (0, True, 3)
     assert c.points == [-50, 0, 0, 200] and c.totals[3] == 0
     assert resets(rec) == [(12, 3), (15, 1)]
-    assert "heuristic:declare_margin=40," + H_OLD in rec.strategies
+    assert "heuristic:declare_margin=40," + H_REST in rec.strategies
 
 
 def test_forced_trix_wraps() -> None:

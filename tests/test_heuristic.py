@@ -98,9 +98,12 @@ def test_observes_is_enough_and_actions_have_the_right_shape() -> None:
 
 
 def test_variants_decide_like_heuristic_outside_their_aspect() -> None:
-    """On the same observations each variant answers like heuristic except in its decision."""
-    h = HeuristicStrategy()
-    variants = [cls() for cls in VARIANTS]
+    """On the same observations each variant answers like heuristic except in its decision.
+
+    All are built with trix_by_pick=3: with the default 1, heuristic itself takes trix
+    wherever legal, so the early-trix variant could not differ from it."""
+    h = HeuristicStrategy(trix_by_pick=3)
+    variants = [cls(trix_by_pick=3) for cls in VARIANTS]
     overridden = {NoDeclareHeuristic: {"declare"}, DeclareHeuristic: {"declare"},
                   EarlyTrixHeuristic: {"pick"}, LateTrixHeuristic: {"pick"},
                   FixedOrderHeuristic: {"pick"}}
@@ -148,8 +151,8 @@ def test_trix_timing_variants() -> None:
     """early-trix takes trix whenever legal; late-trix only when it is the only choice."""
     trix = 1 << TRIX
     for cls in (EarlyTrixHeuristic, LateTrixHeuristic, HeuristicStrategy):
-        rec = Recorder()
-        play_batch([cls()] * 4, 4, range(200), rec)
+        rec = Recorder()  # heuristic from pick 3 on (its default, 1, is early-trix's rule)
+        play_batch([cls(trix_by_pick=3)] * 4, 4, range(200), rec)
         t = rec.table()
         picks = t[t[:, 0] == PICK]
         can = (picks[:, 1] & trix) != 0
@@ -223,7 +226,11 @@ def test_leads_a_card_that_must_be_beaten() -> None:
 
 
 def test_takes_trix_with_a_strong_hand_only() -> None:
-    h = HeuristicStrategy()
+    """Before pick ``trix_by_pick`` only a strong hand takes trix; the tuned default, 1,
+    takes it wherever legal."""
+    assert HeuristicStrategy().pick(obs(hand=H("JH 7S AS 7C AC 7D AD 8D"), legal=0x7F,
+                                        pick=1))[0] == TRIX
+    h = HeuristicStrategy(trix_by_pick=3)
     strong = obs(hand=H("JH QH KH JS 9S 8S JC QC"), legal=0x7F, pick=1)
     weak = obs(hand=H("JH 7S AS 7C AC 7D AD 8D"), legal=0x7F, pick=1)
     assert h.pick(strong)[0] == TRIX
@@ -290,8 +297,8 @@ def test_avoids_a_contract_that_would_take_it_over_1000() -> None:
     hand = H("AH 9C KC 8D JD 7S QS 10S")
     low = obs(hand=hand, legal=0x3F, pick=5, seat=0, picker=0, totals=[100, 0, 0, 0])
     high = obs(hand=hand, legal=0x3F, pick=5, seat=0, picker=0, totals=[900, 0, 0, 0])
-    h = HeuristicStrategy()
+    h = HeuristicStrategy(seventh_weight=1.0, over_1000_penalty=150.0, trix_by_pick=3)
     assert int(h.pick(low)[0]) == GENERAL
     assert int(h.pick(high)[0]) == DINERI
-    blind = HeuristicStrategy(over_1000_penalty=0.0)
+    blind = HeuristicStrategy(seventh_weight=1.0, over_1000_penalty=0.0, trix_by_pick=3)
     assert int(blind.pick(high)[0]) == GENERAL

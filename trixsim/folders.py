@@ -39,7 +39,8 @@ CONTENTS: dict[str, tuple[str, ...]] = {
     "run": _RUN,
     "compare": _RUN,
     "report": (*_COMMON, "report.md", "index.html", "*.png"),
-    "tune": (*_COMMON, "tune.json", "best.toml", "history.*", "*.png", "verify", "run.log",
+    "tune": (*_COMMON, "tune.json", "state.json", "verdict.json", "best.toml", "history.*",
+             "*.png", "verify", "run.log",
              "report.md"),
 }
 _SUBFOLDERS: dict[str, tuple[str, ...]] = {

@@ -1,0 +1,173 @@
+"""``trixsim tune``: SPSA tuning of a strategy's numeric parameters on duplicate deals, as
+fishtest runs SPSA, with a verification of the result on fresh deals.
+
+Iteration k plays deals k*N .. (k+1)*N - 1 (never reused) eight times: theta+ in seat s
+and theta- in seat s, s = 0..3, each against the opponent in the other three seats (by
+default the start; ``against``); its difference is the per-deal mean over seats of theta+'s
+final total minus theta-'s (lower totals are better). This is the verification's measure:
+a 4-player game has no head-to-head result, and theta+ against theta- would also reward
+what one side's parameters do to the other side's score.
+The arithmetic (gains, schedules, the noise-calibrated learning rate) is in
+:mod:`trixsim.tune.spsa`, the games in :mod:`trixsim.tune.play`, the folder's files in
+:mod:`trixsim.tune.files` and the plots in :mod:`trixsim.tune.plots`.
+
+A tuned value is never called better without the final check: ``verify_deals`` fresh deals
+(seed + 1,000,003, never used while tuning) in ``trixsim compare``'s duplicate design, the
+tuned strategy in each seat against the opponent (``against``, by default the start) in the
+others and the opponent in all seats; the verdict is the mean difference per game, tuned
+minus start, with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from trixsim.folders import FolderLock, create_folder, kind_of
+from trixsim.tune import play
+from trixsim.tune.files import (
+    FORMAT,
+    TuneError,
+    best_toml,
+    read_history,
+    read_state,
+    trim_history,
+    write_atomic,
+)
+from trixsim.tune.spsa import (
+    DEALS_PER_ITERATION,
+    DEFAULT_BOUNDS,
+    GAMES_PER_DEAL,
+    VERIFY_DEALS,
+    WANDER,
+    Bounds,
+    Settings,
+    Tuner,
+    check_bounds,
+    default_bounds,
+    parse_bound,
+    plan,
+)
+
+VERIFY_SEED_OFFSET = 1_000_003
+Progress = Callable[[int, int, dict[str, Any], float], None]
+
+
+@dataclass
+class TuneResult:
+    """What a tuning found: its folder, final values and the verification's verdict."""
+
+    out: Path
+    iterations: int
+    values: dict[str, Any]
+    verdict: dict[str, Any]
+
+
+def iterate(tuner: Tuner, k: int, theta: np.ndarray, sigma: float | None,
+            executor: Executor | None = None) -> tuple[np.ndarray, float, dict[str, Any]]:
+    """SPSA iteration k from ``theta``: (new theta, sigma, the history row)."""
+    s = tuner.settings
+    delta, plus, minus = tuner.perturb(k, theta)
+    jobs = [(s.spec, plus, minus, s.against, s.seed, a, b)
+            for a, b in play.pieces(k * s.deals, (k + 1) * s.deals)]
+    return tuner.update(k, theta, delta, play.gather(executor, play.pair_diffs, jobs), sigma)
+
+
+def _open(out: Path, settings: Settings, tuner: Tuner, resume: bool
+          ) -> tuple[dict[str, Any], FolderLock]:
+    """The folder's state and its lock: a new folder, or the one to resume (checked)."""
+    if not resume:
+        state = {"format": FORMAT, "settings": asdict(settings), "iteration": 0,
+                 "theta": tuner.theta0().tolist(), "sigma": None}
+        with create_folder(out, "tune") as (tmp, lock):
+            write_atomic(tmp / "state.json", json.dumps(state, indent=1) + "\n")
+            trim_history(tmp, tuner.columns(), 0)
+        return state, lock
+    if kind_of(out) != "tune":
+        raise TuneError(f"{out} is not a tuning folder trixsim created")
+    state = read_state(out)
+    stored = state["settings"]
+    for key, value in asdict(settings).items():
+        if stored.get(key) != json.loads(json.dumps(value)):
+            raise TuneError(f"{out} was started with {key} = {stored.get(key)!r}, "
+                            f"not {value!r}")
+    return state, FolderLock(out).acquire()
+
+
+def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str | None = None,
+         seed: int = 0, workers: int = 1, deals_per_iteration: int = DEALS_PER_ITERATION,
+         verify_deals: int = VERIFY_DEALS, resume: bool = False,
+         progress: Progress | None = None, wander: float = WANDER, plots: bool = True,
+         executor: Executor | None = None) -> TuneResult:
+    """Tune ``spec``'s parameters ``params`` (name -> (lo, hi); None: every numeric one with
+    its default bounds) with SPSA for ``budget`` games into the new folder ``out``, then
+    verify the result. With ``resume``, continue the tuning in ``out`` (the arguments must
+    be the ones it was started with). ``progress(done, iterations, values, diff)`` is
+    called after every iteration. Games are played over ``workers`` local processes, or
+    over ``executor`` when given (a cluster's); the results are the same either way."""
+    from trixsim.pool import no_interrupts, sigterm_interrupts
+
+    out = Path(out)
+    settings = plan(spec, params, budget, deals_per_iteration, seed, verify_deals, against,
+                    wander)
+    tuner = Tuner(settings)
+    state, lock = _open(out, settings, tuner, resume)
+    try:
+        trim_history(out, tuner.columns(), state["iteration"])
+        theta = np.array(state["theta"], dtype=np.float64)
+        sigma = state["sigma"]
+        with (sigterm_interrupts(),
+              play.local_executor(workers if executor is None else 1) as local,
+              open(out / "history.csv", "a", newline="", encoding="utf-8") as hist):
+            ex = executor or local
+            writer = csv.writer(hist, lineterminator="\n")
+            for k in range(state["iteration"], settings.iterations):
+                theta, sigma, row = iterate(tuner, k, theta, sigma, ex)
+                state = {**state, "iteration": k + 1, "theta": theta.tolist(), "sigma": sigma}
+                with no_interrupts():
+                    writer.writerow([repr(row[c]) for c in tuner.columns()])
+                    hist.flush()
+                    write_atomic(out / "best.toml", best_toml(
+                        tuner.target, tuner.all_values(tuner.final_values(theta))))
+                    write_atomic(out / "state.json", json.dumps(state, indent=1) + "\n")
+                if progress is not None:
+                    progress(k + 1, settings.iterations, tuner.values(theta), row["diff"])
+            values = tuner.final_values(theta)
+            verdict = verify(tuner, values, ex)
+            write_atomic(out / "verdict.json", json.dumps(verdict, indent=1) + "\n")
+        if plots:
+            from trixsim.tune.plots import plot
+
+            plot(out)
+    finally:
+        lock.release()
+    return TuneResult(out, settings.iterations, values, verdict)
+
+
+def verify(tuner: Tuner, values: dict[str, Any], executor: Executor | None = None
+           ) -> dict[str, Any]:
+    """The tuned values against the opponent on fresh duplicate deals (see the module
+    docstring); with an opponent other than the start, the start is measured on the same
+    deals too and the verdict is tuned minus start, paired by deal."""
+    s = tuner.settings
+    seed = s.seed + VERIFY_SEED_OFFSET
+    jobs = [(s.spec, values, s.against, seed, a, b) for a, b in play.pieces(0, s.verify_deals)]
+    d = play.gather(executor, play.verify_diffs, jobs, axis=1)
+    gain = play.estimate(d[0] - d[1])
+    return {"deals": s.verify_deals, "seed": seed, "tuned": values, "start": s.spec,
+            "against": s.against or s.spec, "tuned_minus_against": play.estimate(d[0]),
+            "start_minus_against": play.estimate(d[1]), "tuned_minus_start": gain,
+            "better": gain["hi"] < 0, "verdict": play.verdict_text(gain)}
+
+
+__all__ = ["DEALS_PER_ITERATION", "DEFAULT_BOUNDS", "FORMAT", "GAMES_PER_DEAL",
+           "VERIFY_DEALS", "VERIFY_SEED_OFFSET", "WANDER", "Bounds", "Settings", "TuneError",
+           "TuneResult", "Tuner", "check_bounds", "default_bounds", "iterate", "parse_bound",
+           "plan", "read_history", "read_state", "tune", "verify"]

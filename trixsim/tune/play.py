@@ -1,0 +1,143 @@
+"""The games a tuning plays: SPSA's duplicate pairs and the final verification, in this
+process or spread over worker processes (or any ``concurrent.futures`` executor).
+
+Each job is a pure function of strings and numbers (strategy specs, parameter values, seed,
+deal range), so a job gives the same per-deal array wherever it runs; a tuning assembles the
+arrays in deal order, so its results do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from trixsim.loading import build, load_strategy, parse_spec
+from trixsim.strategy import Strategy
+
+Values = dict[str, Any]
+PIECE = 250
+"""Deals per job (a worker's share of an iteration or of the verification)."""
+
+
+@lru_cache(maxsize=16)
+def _base(spec: str) -> Strategy:
+    return load_strategy(spec)
+
+
+def strategy(spec: str, values: Values | None) -> Strategy:
+    """``spec`` with ``values`` instead of its own (cached per process)."""
+    base = _base(spec)
+    if not values:
+        return base
+    cls = type(base)
+    return build(cls, {**{k: getattr(base, k) for k in cls.params}, **values},
+                 parse_spec(spec).target or cls.name)
+
+
+def pair_diffs(spec: str, plus: Values, minus: Values, against: str | None, seed: int,
+               start: int, stop: int) -> np.ndarray:
+    """Per deal of ``start .. stop-1``: the mean over seats s of theta+'s final total in
+    seat s minus theta-'s in seat s, both against the opponent (``against``, by default the
+    start) in the other three seats: the measure the verification uses."""
+    from trixsim.sim import play_batch
+
+    opp = strategy(against, None) if against is not None else strategy(spec, None)
+    p, m = strategy(spec, plus), strategy(spec, minus)
+    ids = np.arange(start, stop, dtype=np.int64)
+    d = np.zeros(ids.size)
+    for seat in range(4):
+        seats_p, seats_m = [opp] * 4, [opp] * 4
+        seats_p[seat], seats_m[seat] = p, m
+        tp = play_batch(seats_p, seed, ids).totals[:, seat].astype(np.float64)
+        tm = play_batch(seats_m, seed, ids).totals[:, seat].astype(np.float64)
+        d += (tp - tm) / 4
+    return d
+
+
+def verify_diffs(spec: str, tuned: Values, against: str | None, seed: int, start: int,
+                 stop: int) -> np.ndarray:
+    """Per deal: (tuned in seat s, the opponent elsewhere) minus (the opponent in all seats),
+    averaged over s; row 0 for the tuned values, row 1 for the start (zeros when the
+    opponent is the start)."""
+    from trixsim.sim import play_batch
+
+    opp = strategy(against, None) if against is not None else strategy(spec, None)
+    players = [strategy(spec, tuned), None if against is None else strategy(spec, None)]
+    ids = np.arange(start, stop, dtype=np.int64)
+    out = np.zeros((2, ids.size))
+    base = play_batch([opp] * 4, seed, ids).totals.astype(np.float64)
+    for row, who in enumerate(players):
+        if who is None:
+            continue
+        for seat in range(4):
+            seats = [opp] * 4
+            seats[seat] = who
+            tot = play_batch(seats, seed, ids).totals[:, seat].astype(np.float64)
+            out[row] += (tot - base[:, seat]) / 4
+    return out
+
+
+def pieces(start: int, stop: int, size: int = PIECE) -> list[tuple[int, int]]:
+    """``start .. stop`` cut into ranges of at most ``size`` deals."""
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+
+
+def gather(executor: Executor | None, fn: Any, jobs: Sequence[tuple[Any, ...]],
+           axis: int = -1) -> np.ndarray:
+    """The arrays of ``fn(*job)`` joined in job order (in this process when no executor)."""
+    if executor is None:
+        return np.concatenate([fn(*job) for job in jobs], axis=axis)
+    futures: list[Future] = [executor.submit(fn, *job) for job in jobs]
+    try:
+        return np.concatenate([f.result() for f in futures], axis=axis)
+    finally:
+        for f in futures:
+            f.cancel()
+
+
+@contextlib.contextmanager
+def local_executor(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """Worker processes that ignore Ctrl-C and die with this one (None for one worker);
+    on an error or interruption the workers are killed at once."""
+    if workers <= 1:
+        yield None
+        return
+    import multiprocessing as mp
+
+    from trixsim import pool
+    from trixsim.runner import default_start_method
+
+    ex = ProcessPoolExecutor(workers, mp_context=mp.get_context(default_start_method()),
+                             initializer=pool._init_worker, initargs=(os.getpid(), None, ()))
+    try:
+        yield ex
+    except BaseException:
+        with pool.no_interrupts():
+            pool._kill(ex)
+            ex.shutdown(wait=True, cancel_futures=True)
+        raise
+    with pool.no_interrupts():
+        ex.shutdown(wait=True)
+
+
+def estimate(x: np.ndarray) -> dict[str, float]:
+    """Mean, standard error and 95% interval of per-deal differences."""
+    from trixsim.reports.stats import estimate as est
+
+    e = est(x)
+    return {"mean": e.mean, "se": e.se, "lo": e.lo, "hi": e.hi}
+
+
+def verdict_text(gain: dict[str, float]) -> str:
+    """What the interval of tuned - start allows one to say."""
+    if gain["hi"] < 0 or gain["lo"] > 0:
+        return (f"the tuned parameters are {'better' if gain['hi'] < 0 else 'worse'} than "
+                "the starting ones at the 95% level")
+    return ("no significant difference at the 95% level: the tuned parameters are not shown "
+            "to be better")
