@@ -21,7 +21,9 @@ from trixsim.reports.report import Doc
 from trixsim.reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, open_run
 
-from trixsim.runner import RunConfig, RunWriter, read_run
+from trixsim.pool import Backend, LocalBackend
+from trixsim.runfolder import CompareSettings, RunFolderError, compare_settings
+from trixsim.runner import RunConfig, RunWriter
 from trixsim.types import CONTRACT_NAMES
 
 ALL_B = 4  # lineup index of the all-B game
@@ -221,50 +223,57 @@ def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,
             force: bool = False, sprt: SPRT | None = None, round_deals: int = 500,
             command: list[str] | None = None,
             progress: Callable[[int, str | None, np.ndarray], None] | None = None,
-            on_games: Callable[[int], None] | None = None) -> Comparison:
+            on_games: Callable[[int], None] | None = None,
+            backend: Backend | None = None) -> Comparison:
     """Play the comparison into a new comparison folder ``out`` and return its statistics.
 
     Without ``sprt`` all ``games`` deals are played at once. With it, deals are played in
     rounds of ``round_deals`` and play stops as soon as the test decides, or at ``games``
     deals (then the decision is "undecided"). ``progress(deals, decision, diffs)`` is called
-    after every round, ``on_games(n)`` as games finish. ``resume`` continues one.
+    after every round, ``on_games(n)`` as games finish. ``resume`` continues one. Games
+    are played on ``backend`` (by default ``workers`` local processes).
     """
+    backend = backend or LocalBackend(workers)
     size = games if sprt is None else max(1, min(round_deals, games))
-    settings = {"a": a, "b": b, "games": games, "round": size,
-                "sprt": None if sprt is None else asdict(sprt)}
-    cfg = RunConfig(games=size, seed=seed, lineups=lineups(a, b), workers=workers,
-                    batch_size=min(10_000, size))
+    settings = CompareSettings(a=a, b=b, games=games, round=size,
+                               sprt=None if sprt is None else asdict(sprt))
+    cfg = RunConfig(games=size, seed=seed, lineups=lineups(a, b),
+                    workers=backend.parallelism, batch_size=min(10_000, size))
     writer = RunWriter.create(cfg, out, force=force, command=command, kind="compare",
-                              extra={"compare": settings})
-    return _play(writer, workers, progress, on_games)
+                              compare=settings)
+    return _play(writer, backend, progress, on_games)
 
 
 def resume(out: Path, workers: int = 1,
            progress: Callable[[int, str | None, np.ndarray], None] | None = None,
-           on_games: Callable[[int], None] | None = None) -> Comparison:
+           on_games: Callable[[int], None] | None = None,
+           backend: Backend | None = None) -> Comparison:
     """Continue an interrupted comparison in ``out`` with its own settings (damaged chunks
     are played again); the result is the one an uninterrupted comparison gives."""
-    if "compare" not in read_run(out):
-        raise RunReadError(f"{out} is a run folder, not a comparison")
-    return _play(RunWriter.reopen(out), workers, progress, on_games)
+    try:
+        compare_settings(out)
+    except RunFolderError as exc:
+        raise RunReadError(str(exc)) from None
+    return _play(RunWriter.reopen(out), backend or LocalBackend(workers), progress, on_games)
 
 
-def settings_of(out: Path) -> dict[str, object]:
+def settings_of(out: Path) -> CompareSettings:
     """The settings a comparison folder was started with (a, b, games, round, sprt)."""
-    return dict(read_run(out)["compare"])
+    return compare_settings(out)
 
 
-def _play(writer: RunWriter, workers: int,
+def _play(writer: RunWriter, backend: Backend,
           progress: Callable[[int, str | None, np.ndarray], None] | None,
           on_games: Callable[[int], None] | None) -> Comparison:
     """Play round after round into the writer's folder until the test decides or every
     deal is played; the folder stays locked throughout."""
+    workers = backend.parallelism
     with writer:
         settings = writer.meta["compare"]
         a, b, games, size = (settings[k] for k in ("a", "b", "games", "round"))
         sprt = None if settings["sprt"] is None else SPRT(**settings["sprt"])
         while True:
-            writer.play(workers, progress=on_games)
+            writer.play(progress=on_games, backend=backend)
             diffs = read_deals(open_run(writer.out)).diffs()
             decision = sprt.decide(diffs) if sprt is not None else None
             if progress:

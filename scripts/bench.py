@@ -11,6 +11,7 @@ One small untimed batch is played first, so loading compiled kernels is not time
     python scripts/bench.py --config random --games 40000 --runs 5
     python scripts/bench.py --process               # whole `trixsim run` processes
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
+    python scripts/bench.py --scaling --dask        # the same through a Dask cluster
     python scripts/bench.py --search                # pimc's searched decisions per second
 """
 
@@ -212,31 +213,45 @@ def process(games: int, runs: int, seed: int) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def scaling(games: int, runs: int, seed: int) -> None:
+def scaling(games: int, runs: int, seed: int, dask: bool = False) -> None:
     """Games per second of the default run (four heuristic seats, tables written) with one
-    worker and with two, and their ratio (median over ``runs`` alternating pairs)."""
+    worker and with two, and their ratio (median over ``runs`` alternating pairs). With
+    ``dask``, through local Dask clusters of one and of two worker processes (the path
+    ``--scheduler`` takes), started once and warmed up before timing."""
+    import contextlib
+
+    from trixsim.pool import LocalBackend
+
     rates: dict[int, list[float]] = {1: [], 2: []}
     tmp = Path(tempfile.mkdtemp(prefix="trixsim-bench-"))
-    try:
-        run(RunConfig(games=200, seed=seed, lineups=("heuristic",)), tmp / "warm")
+    with contextlib.ExitStack() as stack:
+        if dask:
+            from trixsim.backend import DaskBackend
+
+            backends = {n: stack.enter_context(DaskBackend(workers=n)) for n in (1, 2)}
+        else:
+            backends = {n: LocalBackend(n) for n in (1, 2)}
+        stack.callback(shutil.rmtree, tmp, ignore_errors=True)
+        for n, backend in backends.items():  # kernels loaded in every worker
+            run(RunConfig(games=400 * n, seed=seed, lineups=("heuristic",), batch_size=200),
+                tmp / f"warm{n}", backend=backend)
         for r in range(runs):
             for workers in (1, 2):
                 cfg = RunConfig(games=games, seed=seed + r, lineups=("heuristic",),
                                 workers=workers)
                 t0 = time.perf_counter()
-                run(cfg, tmp / f"r{r}-{workers}")
+                run(cfg, tmp / f"r{r}-{workers}", backend=backends[workers])
                 rates[workers].append(games / (time.perf_counter() - t0))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     one, two = statistics.median(rates[1]), statistics.median(rates[2])
     ratios = [b / a for a, b in zip(rates[1], rates[2], strict=True)]
+    how = "Dask local cluster" if dask else "local processes"
     print(f"run, 1 worker         {one:>9,.0f} games/s   (min {min(rates[1]):,.0f}, "
           f"max {max(rates[1]):,.0f})")
     print(f"run, 2 workers        {two:>9,.0f} games/s   (min {min(rates[2]):,.0f}, "
           f"max {max(rates[2]):,.0f})")
     print(f"2 workers / 1 worker  {statistics.median(ratios):>9.2f}x  (pairs: "
           f"{', '.join(f'{x:.2f}' for x in ratios)}) [{runs} runs x {games:,} games, "
-          f"four heuristic seats, tables written, {os.cpu_count()} cores]")
+          f"four heuristic seats, tables written, {how}, {os.cpu_count()} cores]")
 
 
 def main() -> None:
@@ -252,13 +267,15 @@ def main() -> None:
                     help="time whole `trixsim run --workers 1` processes and --help")
     ap.add_argument("--scaling", action="store_true",
                     help="time `trixsim run` with 1 and 2 workers")
+    ap.add_argument("--dask", action="store_true",
+                    help="with --scaling: through local Dask clusters of 1 and 2 workers")
     ap.add_argument("--search", metavar="SPEC", nargs="?", const="pimc",
                     help="searched decisions per second of pimc (or a pimc SPEC)")
     args = ap.parse_args()
     if args.process:
         process(args.games, args.runs, args.seed)
     if args.scaling:
-        scaling(args.games, args.runs, args.seed)
+        scaling(args.games, args.runs, args.seed, args.dask)
     if args.search:
         search(args.runs, args.seed, args.search)
     if not (args.process or args.scaling or args.search) or args.config:

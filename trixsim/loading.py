@@ -194,8 +194,42 @@ def _check_methods(strategy: Strategy, where: str) -> None:
                                     f"observation argument") from None
 
 
+_COPIES: dict[str, str] = {}
+"""Files named in specs (as written there) -> where this process keeps a copy of them: a
+cluster worker loads the strategy files of the machine that sent it the job."""
+
+
+def use_copies(copies: dict[str, str]) -> bool:
+    """Load the files named ``copies``' keys from their values; whether anything changed
+    (then strategies cached by spec must be loaded again)."""
+    changed = any(_COPIES.get(k) != v for k, v in copies.items())
+    _COPIES.update(copies)
+    return changed
+
+
+def spec_files(spec: str) -> list[str]:
+    """The local files a spec reads (its TOML file, the Python file it or the TOML file
+    names), as the loader looks them up (the keys of ``use_copies``)."""
+    parsed = parse_spec(spec)
+    out: list[str] = []
+    target = parsed.target
+    if parsed.toml is not None:
+        out.append(parsed.toml)
+        named, _ = _read_toml(parsed.toml)
+        if target is None and named is not None:
+            target = _relative_to(named, parsed.toml)
+    if target is not None:
+        path, colon, attr = target.strip().rpartition(":")
+        if not colon or "/" in attr or "\\" in attr:
+            path = target.strip()
+        if path.endswith(".py"):
+            out.append(str(Path(path)))
+    return out
+
+
 def _import_file(path: Path) -> ModuleType:
     """Import a Python file under a private module name derived from its path."""
+    path = Path(_COPIES.get(str(path), path))
     if not path.is_file():
         raise StrategyLoadError(f"strategy file {str(path)!r} not found")
     resolved = path.resolve()
@@ -296,7 +330,7 @@ def parse_spec(spec: str) -> Spec:
 def _read_toml(path: str) -> tuple[str | None, dict[str, Any]]:
     """The ``strategy`` key and the ``[params]`` table of a parameter file."""
     try:
-        with open(path, "rb") as f:
+        with open(_COPIES.get(path, path), "rb") as f:
             doc = tomllib.load(f)
     except FileNotFoundError:
         raise StrategyLoadError(f"parameter file {path!r} not found") from None

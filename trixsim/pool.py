@@ -7,6 +7,11 @@ abandoned, not awaited) and returns within about a second; a second Ctrl-C durin
 short clean-up is ignored rather than left to hang the interpreter. Each worker watches
 its parent: if the main process dies (even by kill -9), the worker exits before writing
 anything more.
+
+A ``Backend`` says where a command's jobs run; every command takes one, so one option
+(``--scheduler``/``--backend``, see ``trixsim.commands.options``) moves them all. This
+module's ``LocalBackend`` runs them over local worker processes (or in this process for
+one worker); ``trixsim.backend.DaskBackend`` sends them to a Dask cluster.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ import os
 import signal
 import sys
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -112,6 +118,109 @@ def map_unordered(fn: Callable[..., Any], jobs: Sequence[Job], workers: int,
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+class Backend(ABC):
+    """Where jobs run. A job is ``fn(*job)`` with a module-level ``fn`` and plain arguments
+    (strategy specs travel as strings), and it must be pure: the same job gives the same
+    result wherever and however often it runs, so results never depend on the backend."""
+
+    name = "local"
+    remote = False
+    """Jobs may run on other machines: they cannot write into the run folder unless it is
+    ``shared``, and strategy files named in specs are sent to them."""
+    shared = True
+    """Workers see the output folder at the same path (they write chunk files into it)."""
+
+    @property
+    @abstractmethod
+    def parallelism(self) -> int:
+        """How many jobs run at once (sizes the chunks of a run)."""
+
+    @abstractmethod
+    def map_unordered(self, fn: Callable[..., Any], jobs: Sequence[Job],
+                      on_result: Callable[[Any], None], *,
+                      init: Callable[..., None] | None = None, init_args: Sequence[Any] = (),
+                      specs: Sequence[str] = (), in_flight: int = 2) -> None:
+        """Run every job and pass each result to ``on_result`` here, in completion order.
+        ``specs`` are the strategy specs the jobs load (their files are sent to remote
+        workers); ``init(*init_args)`` prepares a local worker process."""
+
+    @abstractmethod
+    def executor(self, specs: Sequence[str] = ()) -> contextlib.AbstractContextManager[
+            Executor | None]:
+        """A ``concurrent.futures`` executor for jobs loading ``specs`` (None: run them in
+        this process); its running jobs are abandoned on an error or Ctrl-C."""
+
+    def describe(self) -> str:
+        """Where jobs run, in words."""
+        return f"{self.parallelism} local process(es)"
+
+    def close(self) -> None:  # noqa: B027 (nothing to release by default)
+        """Release what the backend holds (a cluster's connection)."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with no_interrupts():
+            self.close()
+
+
+class LocalBackend(Backend):
+    """Local worker processes (``start_method`` as multiprocessing names it), or this
+    process when there is one worker or one job."""
+
+    def __init__(self, workers: int = 1, start_method: str | None = None) -> None:
+        self.workers = max(1, workers)
+        self.start_method = start_method or default_start_method()
+
+    @property
+    def parallelism(self) -> int:
+        return self.workers
+
+    def map_unordered(self, fn: Callable[..., Any], jobs: Sequence[Job],
+                      on_result: Callable[[Any], None], *,
+                      init: Callable[..., None] | None = None, init_args: Sequence[Any] = (),
+                      specs: Sequence[str] = (), in_flight: int = 2) -> None:
+        if self.workers <= 1 or len(jobs) <= 1:
+            for job in jobs:
+                on_result(fn(*job))
+            return
+        map_unordered(fn, jobs, min(self.workers, len(jobs)), self.start_method, on_result,
+                      init, init_args, in_flight)
+
+    def executor(self, specs: Sequence[str] = ()) -> contextlib.AbstractContextManager[
+            Executor | None]:
+        return local_executor(self.workers, self.start_method)
+
+
+def default_start_method() -> str:
+    """``fork`` where the platform has it (workers inherit the loaded kernels and the
+    log handler), else ``spawn``; the code is correct under both."""
+    return "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+
+
+@contextlib.contextmanager
+def local_executor(workers: int, start_method: str | None = None
+                   ) -> Iterator[ProcessPoolExecutor | None]:
+    """Worker processes that ignore Ctrl-C and die with this one (None for one worker);
+    on an error or interruption the workers are killed at once."""
+    if workers <= 1:
+        yield None
+        return
+    ctx = mp.get_context(start_method or default_start_method())
+    ex = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
+                             initargs=(os.getpid(), None, ()))
+    try:
+        yield ex
+    except BaseException:
+        with no_interrupts():
+            _kill(ex)
+            ex.shutdown(wait=True, cancel_futures=True)
+        raise
+    with no_interrupts():
+        ex.shutdown(wait=True)
+
+
 def _harvest(pending: set[Future], on_result: Callable[[Any], None]) -> None:
     """Pass on the results that arrived while the main process was stopping."""
     for fut in list(pending):
@@ -169,5 +278,6 @@ def sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
-__all__ = ["WorkerDied", "main_process_gone", "map_unordered", "no_interrupts", "parent_alive",
+__all__ = ["Backend", "LocalBackend", "WorkerDied", "default_start_method", "local_executor",
+           "main_process_gone", "map_unordered", "no_interrupts", "parent_alive",
            "sigterm_interrupts", "watch_parent"]

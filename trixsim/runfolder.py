@@ -5,7 +5,9 @@ A run folder holds ``run.json`` (settings, plan, finished chunks), ``contracts/`
 lock (see ``trixsim.folders``). Each finished chunk is listed with its files, row counts,
 byte sizes and SHA-256 digests taken when it was written, so that a reader can trust a
 listed chunk only after checking it, and can refuse any table file the run did not list.
-This module is the only one that reads or writes run.json.
+This module is the run store: the only one that reads or writes run.json (every command
+goes through ``read_run``, ``new_meta``, ``write_run_json`` and ``list_chunk``) and the one
+that encodes and places chunk files, so a chunk is the same bytes wherever it was played.
 """
 
 from __future__ import annotations
@@ -16,14 +18,89 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 FORMAT = "trixsim-run/1"
 TABLES = ("contracts", "games")
 _TMP = re.compile(r"^\.tmp-")
 
-RunMeta = dict[str, Any]
-Chunk = dict[str, Any]
+
+class Chunk(TypedDict, total=False):
+    """A finished chunk as run.json lists it (keys starting with ``_`` travel from a worker
+    to the main process and are never written)."""
+
+    lineup: int
+    start: int
+    stop: int
+    contracts_file: str
+    games_file: str
+    contracts: int
+    seconds: float
+    final_sum: list[float]
+    final_sq: list[float]
+    wins: list[int]
+    losses: list[int]
+    bytes: dict[str, int]
+    sha256: dict[str, str]
+    _temp: dict[str, str]
+    """Temporary files a worker wrote into the run folder (a shared folder)."""
+    _data: dict[str, bytes]
+    """The encoded files, for the main process to write (a worker that cannot see it)."""
+
+
+class CompareSettings(TypedDict):
+    """What a comparison folder was started with (``trixsim compare``)."""
+
+    a: str
+    b: str
+    games: int
+    round: int
+    sprt: dict[str, float] | None
+
+
+class RunMeta(TypedDict, total=False):
+    """The content of run.json: settings, the plan of chunks (lineup, start, stop) and the
+    finished chunks; ``compare`` only in comparison folders."""
+
+    format: str
+    version: str
+    command: list[str]
+    seed: int
+    games: int
+    first_game: int
+    batch_size: int
+    workers: int
+    rotate: bool
+    requested_lineups: list[str]
+    lineups: list[str]
+    strategies: dict[str, dict[str, Any]]
+    plan: list[list[int]]
+    chunks: list[Chunk]
+    complete: bool
+    seconds: float
+    compare: CompareSettings
+
+
+def new_meta(*, version: str, command: list[str], seed: int, games: int, first_game: int,
+             batch_size: int, workers: int, rotate: bool, requested_lineups: list[str],
+             lineups: list[str], strategies: dict[str, dict[str, Any]],
+             plan: list[list[int]], compare: CompareSettings | None = None) -> RunMeta:
+    """The run.json of a new run: nothing played yet."""
+    meta = RunMeta(format=FORMAT, version=version, command=command, seed=seed, games=games,
+                   first_game=first_game, batch_size=batch_size, workers=workers,
+                   rotate=rotate, requested_lineups=requested_lineups, lineups=lineups,
+                   strategies=strategies, plan=plan, chunks=[], complete=False, seconds=0.0)
+    if compare is not None:
+        meta["compare"] = compare
+    return meta
+
+
+def compare_settings(out: Path | str) -> CompareSettings:
+    """The settings of a comparison folder; RunFolderError when ``out`` is not one."""
+    meta = read_run(out)
+    if "compare" not in meta:
+        raise RunFolderError(f"{out} is a run folder, not a comparison")
+    return meta["compare"]
 
 
 class RunFolderError(ValueError):
@@ -43,6 +120,55 @@ def chunk_file(table: str, lineup: int, start: int) -> str:
 def temp_file(out: Path, table: str, lineup: int, start: int) -> Path:
     """Where a worker writes a chunk's file before the main process lists it."""
     return Path(out) / table / f".tmp-{chunk_name(lineup, start)}-{os.getpid()}.parquet"
+
+
+def encode_table(table: Any) -> bytes:
+    """A chunk's Arrow table as the bytes of its Parquet file (zstd): the same table gives
+    the same bytes in any process, so a chunk's checksum does not depend on where it ran."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+def data_digest(data: bytes) -> str:
+    """SHA-256 of bytes, hex."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def place_chunk(out: Path | str, chunk: Chunk) -> Chunk:
+    """Put a finished chunk's files under their own names, from the temporary files a
+    worker wrote in the folder or from the bytes it sent (checked against their recorded
+    checksums, written to a temporary file, synced, renamed); returns the entry to list."""
+    out = Path(out)
+    temps = chunk.pop("_temp", {})
+    data = chunk.pop("_data", {})
+    for table, tmp in temps.items():
+        os.replace(tmp, out / chunk[f"{table}_file"])  # type: ignore[literal-required]
+    for table, blob in data.items():
+        if data_digest(blob) != chunk["sha256"][table]:
+            raise RunFolderError(f"chunk lineup {chunk['lineup']} games {chunk['start']}: "
+                                 f"the {table} file arrived damaged")
+        tmp = temp_file(out, table, chunk["lineup"], chunk["start"])
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(blob)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, out / chunk[f"{table}_file"])  # type: ignore[literal-required]
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    return chunk
+
+
+def list_chunk(out: Path | str, meta: RunMeta, chunk: Chunk) -> None:
+    """List a placed chunk in run.json (chunks kept in (lineup, game) order)."""
+    meta["chunks"].append(chunk)
+    meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
+    write_run_json(out, meta)
 
 
 def digest(path: Path) -> str:
@@ -189,6 +315,8 @@ def remove_temp_files(out: Path) -> None:
                 f.unlink(missing_ok=True)
 
 
-__all__ = ["FORMAT", "TABLES", "Chunk", "Damage", "RunFolderError", "RunMeta", "chunk_file",
-           "chunk_name", "damaged_chunks", "digest", "read_run", "remove_temp_files",
-           "temp_file", "unlisted_files", "verify_chunk", "write_run_json"]
+__all__ = ["FORMAT", "TABLES", "Chunk", "CompareSettings", "Damage", "RunFolderError",
+           "RunMeta", "chunk_file", "chunk_name", "compare_settings", "damaged_chunks",
+           "data_digest", "digest", "encode_table", "list_chunk", "new_meta", "place_chunk",
+           "read_run", "remove_temp_files", "temp_file", "unlisted_files", "verify_chunk",
+           "write_run_json"]

@@ -4,18 +4,18 @@ A run plays every game index ``first_game .. first_game + games - 1`` once per l
 seating of four strategy specs) on the same deals. The work is cut into chunks of
 consecutive game indices of one lineup; each worker process plays a chunk and writes its
 own Parquet files (``contracts/`` and ``games/``), named so that reading a dataset in file
-order gives the rows in (lineup, game, contract) order. A chunk is a pure function of
-(seed, lineup, game range), so the tables are the same row for row whatever the worker
-count, chunk size or start method. ``run.json`` lists the plan and every finished chunk,
-rewritten atomically after each one, so an interrupted run keeps what it finished and
-``resume`` completes the rest.
+order gives the rows in (lineup, game, contract) order; a worker on another machine (a
+Dask cluster, see ``trixsim.backend``) sends the files' bytes back and the main process
+writes them. A chunk is a pure function of (seed, lineup, game range), so the tables are
+the same row for row whatever the worker count, chunk size, start method or backend.
+``run.json`` lists the plan and every finished chunk, rewritten atomically after each one,
+so an interrupted run keeps what it finished and ``resume`` completes the rest.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import multiprocessing as mp
 import os
 import sys
 import time
@@ -25,16 +25,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.parquet as pq
 
 from trixsim import __version__
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
 from trixsim.games import get_game
 from trixsim.loading import load_seats, split_specs
 from trixsim.pool import (
+    Backend,
+    LocalBackend,
     WorkerDied,
+    default_start_method,
     main_process_gone,
-    map_unordered,
     no_interrupts,
     sigterm_interrupts,
 )
@@ -42,13 +43,18 @@ from trixsim.runfolder import (
     FORMAT,
     TABLES,
     Chunk,
+    CompareSettings,
     Damage,
     RunFolderError,
     RunMeta,
     chunk_file,
     chunk_name,
     damaged_chunks,
-    digest,
+    data_digest,
+    encode_table,
+    list_chunk,
+    new_meta,
+    place_chunk,
     read_run,
     remove_temp_files,
     temp_file,
@@ -63,12 +69,6 @@ log = logging.getLogger("trixsim.run")
 
 class RunError(RuntimeError):
     """A run that stopped before finishing (its finished chunks are kept)."""
-
-
-def default_start_method() -> str:
-    """``fork`` where the platform has it (workers inherit the loaded kernels and the
-    log handler), else ``spawn``; the code is correct under both."""
-    return "fork" if "fork" in mp.get_all_start_methods() else "spawn"
 
 
 @dataclass(frozen=True)
@@ -130,32 +130,16 @@ def _seats(specs: list[str]) -> list:
     return _SEATS_CACHE[key]
 
 
-def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-               stop: int) -> Chunk:
-    """Play one chunk and write its two Parquet files under temporary names; returns its
-    run.json entry (with the temporary paths, sizes and checksums). The main process
-    renames the files into place when it lists the chunk, so a file under a chunk's own
-    name is always a listed one. In a worker, nothing is written once the main process
-    is gone."""
+def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int) -> Chunk:
+    """Play one chunk; returns its run.json entry (sums, sizes, checksums) with the bytes
+    of its two Parquet files under ``_data``, for the main process to write (a worker on
+    another machine). The same chunk gives the same bytes wherever it is played."""
     t0 = time.perf_counter()
     game = get_game()
     outcomes = game.outcomes(stop - start, lineup)
     st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes, game=game)
     tables = outcomes.tables(st, specs)
-    entry: Chunk = {"lineup": lineup, "start": start, "stop": stop}
-    sums: dict[str, str] = {}
-    sizes: dict[str, int] = {}
-    temps: dict[str, str] = {}
-    for table in TABLES:
-        data = tables[table]
-        if main_process_gone():
-            os._exit(1)
-        tmp = temp_file(Path(out_dir), table, lineup, start)
-        pq.write_table(data, tmp, compression="zstd")
-        entry[f"{table}_file"] = chunk_file(table, lineup, start)
-        temps[table] = str(tmp)
-        sums[table] = digest(tmp)
-        sizes[table] = tmp.stat().st_size
+    data = {table: encode_table(tables[table]) for table in TABLES}
     scores = game.final_scores(st)
     final = scores.astype(np.float64)
     win, lose = game.winners_losers(scores)
@@ -163,11 +147,33 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
     n_contracts = tables["contracts"].num_rows
     log.info("lineup %d games %d..%d: %d contracts in %.2f s", lineup, start, stop - 1,
              n_contracts, seconds)
-    return {**entry, "contracts": n_contracts, "seconds": round(seconds, 3),
-            "final_sum": final.sum(axis=0).tolist(),
-            "final_sq": (final ** 2).sum(axis=0).tolist(),
-            "wins": win.sum(axis=0).tolist(), "losses": lose.sum(axis=0).tolist(),
-            "bytes": sizes, "sha256": sums, "_temp": temps}
+    return Chunk(lineup=lineup, start=start, stop=stop,
+                 contracts_file=chunk_file("contracts", lineup, start),
+                 games_file=chunk_file("games", lineup, start), contracts=n_contracts,
+                 seconds=round(seconds, 3), final_sum=final.sum(axis=0).tolist(),
+                 final_sq=(final ** 2).sum(axis=0).tolist(),
+                 wins=win.sum(axis=0).tolist(), losses=lose.sum(axis=0).tolist(),
+                 bytes={t: len(b) for t, b in data.items()},
+                 sha256={t: data_digest(b) for t, b in data.items()}, _data=data)
+
+
+def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
+               stop: int) -> Chunk:
+    """Play one chunk and write its two Parquet files into the run folder under temporary
+    names; returns its run.json entry (with the temporary paths, sizes and checksums). The
+    main process renames the files into place when it lists the chunk, so a file under a
+    chunk's own name is always a listed one. In a worker, nothing is written once the
+    main process is gone."""
+    entry = chunk_data(seed, lineup, specs, start, stop)
+    temps: dict[str, str] = {}
+    for table, blob in entry.pop("_data").items():
+        if main_process_gone():
+            os._exit(1)
+        tmp = temp_file(Path(out_dir), table, lineup, start)
+        tmp.write_bytes(blob)
+        temps[table] = str(tmp)
+    entry["_temp"] = temps
+    return entry
 
 
 def _worker_log(log_path: str) -> None:
@@ -215,7 +221,7 @@ class RunSummary:
     seconds: float = 0.0
     strategies: dict[str, StrategyStats] = field(default_factory=dict)
 
-    def add(self, chunk: dict[str, Any], lineup: list[str]) -> None:
+    def add(self, chunk: Chunk, lineup: list[str]) -> None:
         """Fold one finished chunk in."""
         n = chunk["stop"] - chunk["start"]
         self.games += n
@@ -247,19 +253,18 @@ class RunWriter:
     @classmethod
     def create(cls, cfg: RunConfig, out: Path | str, force: bool = False,
                command: list[str] | None = None, kind: str = "run",
-               extra: dict[str, Any] | None = None) -> RunWriter:
+               compare: CompareSettings | None = None) -> RunWriter:
         """A new run folder for ``cfg`` (an existing one is replaced only when ``force``
         and this tool created it); appears whole, with its run.json, or not at all."""
         lineups = expand_lineups(cfg.lineups, cfg.rotate)
         strategies = _describe(lineups)  # loads every lineup: bad specs fail before writing
         jobs = plan(cfg, len(lineups))
-        meta = {"format": FORMAT, "version": __version__, "command": command or sys.argv,
-                "seed": cfg.seed, "games": cfg.games, "first_game": cfg.first_game,
-                "batch_size": cfg.batch_size, "workers": cfg.workers, "rotate": cfg.rotate,
-                "requested_lineups": list(cfg.lineups),
-                "lineups": [",".join(seats) for seats in lineups],
-                "strategies": strategies, "plan": [list(j) for j in jobs],
-                "chunks": [], "complete": False, "seconds": 0.0, **(extra or {})}
+        meta = new_meta(version=__version__, command=command or sys.argv, seed=cfg.seed,
+                        games=cfg.games, first_game=cfg.first_game,
+                        batch_size=cfg.batch_size, workers=cfg.workers, rotate=cfg.rotate,
+                        requested_lineups=list(cfg.lineups),
+                        lineups=[",".join(seats) for seats in lineups],
+                        strategies=strategies, plan=[list(j) for j in jobs], compare=compare)
         with create_folder(Path(out), kind, force) as (tmp, lock):
             for table in TABLES:
                 (tmp / table).mkdir()
@@ -314,17 +319,18 @@ class RunWriter:
 
     def play(self, workers: int = 1, start_method: str | None = None,
              progress: Callable[[int], None] | None = None,
-             notice: Notice | None = None) -> RunSummary:
-        """Play every missing chunk; the run is complete when this returns. ``notice``
+             notice: Notice | None = None, backend: Backend | None = None) -> RunSummary:
+        """Play every missing chunk on ``backend`` (by default ``workers`` local processes
+        started with ``start_method``); the run is complete when this returns. ``notice``
         hears about a first-run compilation of the kernels (see ``trixsim.warmup``)."""
+        backend = backend or LocalBackend(workers, start_method or default_start_method())
         handler = _start_log(self.out)
         t0 = time.perf_counter()
         before = float(self.meta.get("seconds", 0.0))
         try:
             with sigterm_interrupts():
                 self.warm_up(notice)
-                self._play(self.todo(), workers, start_method or default_start_method(),
-                           progress)
+                self._play(self.todo(), backend, progress)
             self.meta["complete"] = True
         finally:
             self.meta["seconds"] = round(before + time.perf_counter() - t0, 3)
@@ -351,32 +357,35 @@ class RunWriter:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _finished(self, chunk: Chunk, progress: Callable[[int], None] | None) -> None:
+    def _finished(self, chunk: Chunk, progress: Callable[[int], None] | None,
+                  remote: bool = False) -> None:
         """Put a chunk's files in place and list it in run.json."""
-        for table, tmp in chunk.pop("_temp").items():
-            os.replace(tmp, self.out / chunk[f"{table}_file"])
-        self.meta["chunks"].append(chunk)
-        self.meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
-        write_run_json(self.out, self.meta)
+        if remote:  # its worker's log stays on its machine: log it here
+            log.info("lineup %d games %d..%d: %d contracts in %.2f s (on the cluster)",
+                     chunk["lineup"], chunk["start"], chunk["stop"] - 1, chunk["contracts"],
+                     chunk["seconds"])
+        list_chunk(self.out, self.meta, place_chunk(self.out, chunk))
         self.summary.add(chunk, self.lineups[chunk["lineup"]])
         if progress:
             progress(chunk["stop"] - chunk["start"])
 
-    def _play(self, todo: list[tuple[int, int, int]], workers: int, start_method: str,
+    def _play(self, todo: list[tuple[int, int, int]], backend: Backend,
               progress: Callable[[int], None] | None) -> None:
         seed = self.meta["seed"]
-        out = str(self.out)
+        out = str(self.out.resolve() if backend.remote else self.out)  # another cwd there
         if not todo:
             return
-        if workers <= 1 or len(todo) == 1:
-            for lu, a, b in todo:
-                self._finished(play_chunk(out, seed, lu, self.lineups[lu], a, b), progress)
-            return
-        jobs = [(out, seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+        specs = sorted({s for lu, _, _ in todo for s in self.lineups[lu]})
+        if backend.shared:
+            jobs = [(out, seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+            fn: Callable[..., Chunk] = play_chunk
+        else:  # the workers cannot see the folder: they send the files' bytes
+            jobs = [(seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+            fn = chunk_data
         try:
-            map_unordered(play_chunk, jobs, min(workers, len(todo)), start_method,
-                          lambda chunk: self._finished(chunk, progress), init=_worker_log,
-                          init_args=(str(self.out / "run.log"),))
+            backend.map_unordered(
+                fn, jobs, lambda chunk: self._finished(chunk, progress, backend.remote),
+                init=_worker_log, init_args=(str(self.out / "run.log"),), specs=specs)
         except WorkerDied:
             raise RunError("a worker process died (out of memory or killed); the finished "
                            "chunks are kept: complete the run with --resume") from None
@@ -384,12 +393,13 @@ class RunWriter:
 
 def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
         progress: Callable[[int], None] | None = None, command: list[str] | None = None,
-        resume: bool = False) -> RunSummary:
-    """Play the run into ``out_dir`` (or finish an interrupted one with ``resume``)."""
+        resume: bool = False, backend: Backend | None = None) -> RunSummary:
+    """Play the run into ``out_dir`` (or finish an interrupted one with ``resume``), on
+    ``backend`` (by default ``cfg.workers`` local processes)."""
     writer = (RunWriter.reopen(out_dir) if resume else
               RunWriter.create(cfg, out_dir, force=force, command=command))
     with writer:
-        return writer.play(cfg.workers, cfg.start_method, progress)
+        return writer.play(cfg.workers, cfg.start_method, progress, backend=backend)
 
 
 def _describe(lineups: list[list[str]]) -> dict[str, dict[str, Any]]:
@@ -420,5 +430,5 @@ def _stop_log(handler: logging.Handler) -> None:
 
 
 __all__ = ["FORMAT", "RunConfig", "RunError", "RunFolderError", "RunSummary", "RunWriter",
-           "chunk_name", "expand_lineups", "plan", "play_chunk", "read_run", "run",
-           "write_run_json"]
+           "chunk_data", "chunk_name", "default_start_method", "expand_lineups", "plan",
+           "play_chunk", "read_run", "run", "write_run_json"]

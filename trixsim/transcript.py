@@ -153,8 +153,12 @@ class Recorder:
 
     def events(self, st: GameState, rows: np.ndarray) -> None:
         """Fold in the events of one ``init`` or ``step``."""
+        self.fold(st, decode(rows, st.game_id))
+
+    def fold(self, st: GameState, events: list[Event]) -> None:
+        """Fold in decoded events, in order (e.g. a ``Table``'s whole history)."""
         self._ensure(st)
-        for e in decode(rows, st.game_id):
+        for e in events:
             g = self._where[e.game]
             if isinstance(e, Deal):
                 self._dealt[g] = e.hands

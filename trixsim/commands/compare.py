@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from trixsim.commands import interrupted, write_failed
+from trixsim.commands.options import backend_options, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
@@ -67,10 +68,12 @@ def register(group: click.Group) -> None:
                   help="Finish an interrupted comparison in this folder (its own settings; "
                        "give A and B as they were).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+    @backend_options(chunks=True)
     def compare_cmd(a: str, b: str, games: int, seed: int, workers: int | None, sprt: bool,
                     effect: float, alpha: float, beta: float, round_deals: int,
                     out: Path | None, plots: bool, force: bool, resume_dir: Path | None,
-                    quiet: bool) -> None:
+                    quiet: bool, scheduler: str | None, backend: str | None,
+                    shared_out: bool) -> None:
         """Compare strategy A with strategy B on duplicate deals.
 
         Every deal is played five times on the same cards: A in seat 0, 1, 2 or 3 with B in
@@ -90,7 +93,8 @@ def register(group: click.Group) -> None:
         played first, the result is "undecided".
 
         Writes a run folder (as trixsim run) with compare.json, report.md and, with
-        --plots, the full report in report/.
+        --plots, the full report in report/. With --scheduler the games are played on a
+        Dask cluster (same results).
         """
         # the library (numba, pyarrow, matplotlib) loads only when the command runs
         from trixsim.reports import compare as compare_lib
@@ -135,15 +139,18 @@ def register(group: click.Group) -> None:
             if bar is not None:
                 bar.update(n)
 
+        where = open_backend(scheduler, backend, workers, shared_out)
+        if where.remote and not quiet:
+            click.echo(f"playing on {where.describe()}", err=True)
         try:
-            with bar if bar is not None else contextlib.nullcontext():
+            with where, bar if bar is not None else contextlib.nullcontext():
                 if resume_dir is not None:
-                    result = compare_lib.resume(out, n_workers, progress, advance)
+                    result = compare_lib.resume(out, n_workers, progress, advance, where)
                 else:
                     result = compare_lib.compare(
                         a, b, games, seed, out, workers=n_workers, force=force, sprt=test,
                         round_deals=round_deals, command=sys.argv, progress=progress,
-                        on_games=advance)
+                        on_games=advance, backend=where)
             if plots:
                 write_report([out], out / "report", force=True,
                              title=f"Trix strategy report: {a} against {b}", intro=result.doc())

@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from trixsim.commands import interrupted, write_failed
+from trixsim.commands.options import backend_options, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
+    from trixsim.pool import Backend
     from trixsim.runner import RunConfig, RunSummary, RunWriter
 
 DEFAULT_STRATEGIES = "heuristic"
@@ -79,15 +81,18 @@ def register(group: click.Group) -> None:
     @click.option("--resume", type=click.Path(path_type=Path), default=None,
                   help="Complete an interrupted run in this folder (its own settings).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+    @backend_options(chunks=True)
     @click.pass_context
     def run_cmd(ctx: click.Context, games: int, seed: int, lineups: tuple[str, ...],
                 rotate: bool, workers: int | None, batch_size: int, first_game: int,
-                out: Path | None, force: bool, resume: Path | None, quiet: bool) -> None:
+                out: Path | None, force: bool, resume: Path | None, quiet: bool,
+                scheduler: str | None, backend: str | None, shared_out: bool) -> None:
         """Play games bot against bot and write per-contract and per-game tables.
 
         Every lineup plays the same deals; the tables go to Parquet datasets in the output
         folder (contracts/, games/), with run.json (settings, lineups, finished chunks)
         and run.log. Interrupted runs keep their finished chunks; --resume completes them.
+        With --scheduler the chunks are played on a Dask cluster (same tables).
         """
         # the library (numba, pyarrow) loads only when the command runs
         from trixsim.loading import StrategyLoadError, load_seats
@@ -102,7 +107,8 @@ def register(group: click.Group) -> None:
                 read_run(resume)
             except RunFolderError as exc:
                 raise click.BadParameter(str(exc), param_hint="--resume") from None
-            _go(lambda: RunWriter.reopen(resume), resume, n_workers, quiet)
+            with open_backend(scheduler, backend, workers, shared_out) as where:
+                _go(lambda: RunWriter.reopen(resume), resume, where, quiet)
             return
         lineups = lineups or (DEFAULT_STRATEGIES,)
         try:
@@ -118,9 +124,11 @@ def register(group: click.Group) -> None:
             check_new_output(out, ("run",), force)
         except FolderError as exc:
             raise click.UsageError(str(exc)) from None
-        cfg = RunConfig(games=games, seed=seed, lineups=lineups, batch_size=batch_size,
-                        workers=n_workers, first_game=first_game, rotate=rotate)
-        _go(lambda: _create(cfg, out, force), out, n_workers, quiet)
+        with open_backend(scheduler, backend, workers, shared_out) as where:
+            cfg = RunConfig(games=games, seed=seed, lineups=lineups, batch_size=batch_size,
+                            workers=where.parallelism if where.remote else n_workers,
+                            first_game=first_game, rotate=rotate)
+            _go(lambda: _create(cfg, out, force), out, where, quiet)
 
     del run_cmd
 
@@ -142,7 +150,7 @@ def _create(cfg: RunConfig, out: Path, force: bool) -> RunWriter:
         raise click.UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
 
 
-def _go(open_writer: Callable[[], RunWriter], out: Path, workers: int, quiet: bool) -> None:
+def _go(open_writer: Callable[[], RunWriter], out: Path, backend: Backend, quiet: bool) -> None:
     """Open the run folder, play what is missing with a progress bar on a terminal, and
     turn library errors into one-line messages with the documented exit codes."""
     from trixsim.runner import RunError, RunFolderError
@@ -156,7 +164,9 @@ def _go(open_writer: Callable[[], RunWriter], out: Path, workers: int, quiet: bo
             if not todo and writer.meta.get("complete"):
                 click.echo(f"{out} is already complete (every chunk verified)")
                 return
-            summary = _play(writer, todo, workers, quiet)
+            if backend.remote and not quiet:
+                click.echo(f"playing on {backend.describe()}", err=True)
+            summary = _play(writer, todo, backend, quiet)
     except FolderLocked as exc:
         raise click.ClickException(str(exc)) from None
     except RunFolderError as exc:
@@ -188,14 +198,14 @@ def compile_notice(stream: TextIO) -> Callable[[str, bool], None]:
     return notice
 
 
-def _play(writer: RunWriter, todo: list, workers: int, quiet: bool) -> RunSummary:
+def _play(writer: RunWriter, todo: list, backend: Backend, quiet: bool) -> RunSummary:
     """Play the missing chunks, with a progress bar with games/s on a terminal."""
     total = sum(b - a for _, a, b in todo)
     show = sys.stderr.isatty() and not quiet
     if not quiet:
         writer.warm_up(compile_notice(sys.stderr))
     if not show:
-        return writer.play(workers)
+        return writer.play(backend=backend)
     bar = click.progressbar(length=total, label="games", file=sys.stderr, show_eta=True,
                             show_pos=True)
     t0 = time.perf_counter()
@@ -206,4 +216,4 @@ def _play(writer: RunWriter, todo: list, workers: int, quiet: bool) -> RunSummar
         bar.update(n)
 
     with bar:
-        return writer.play(workers, progress=advance)
+        return writer.play(progress=advance, backend=backend)

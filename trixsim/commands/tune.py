@@ -8,13 +8,17 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
 
 from trixsim.commands import Interrupted, write_failed
+from trixsim.commands.options import backend_options, open_backend
 from trixsim.folders import FolderError, FolderLocked
+
+if TYPE_CHECKING:
+    from trixsim.pool import Backend
 
 _STORED = {"budget": "budget", "seed": "seed", "deals": "deals", "verify_deals": "verify_deals",
            "against": "against", "wander": "wander"}
@@ -58,12 +62,13 @@ def register(group: click.Group) -> None:
     @click.option("--method", type=click.Choice(["spsa"]), default="spsa", show_default=True,
                   help="The tuning method (SPSA as fishtest runs it; the only one so far).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+    @backend_options()
     @click.pass_context
     def tune_cmd(ctx: click.Context, spec: str, param_texts: tuple[str, ...],
                  budget: int | None, out: Path, against: str | None, seed: int,
                  workers: int | None, resume: bool, deals: int | None,
                  verify_deals: int | None, wander: float | None, method: str,
-                 quiet: bool) -> None:
+                 quiet: bool, scheduler: str | None, backend: str | None) -> None:
         """Tune a strategy's numeric parameters with SPSA on duplicate deals.
 
         Every iteration perturbs all tuned parameters at once by ±c_k (random signs) and
@@ -80,7 +85,8 @@ def register(group: click.Group) -> None:
 
         Writes OUT/history.csv, state.json, best.toml (load it as NAME@OUT/best.toml),
         verdict.json, trajectories.png and gain.png. An interrupted tuning continues with
-        --resume and gives the same results as an uninterrupted one.
+        --resume and gives the same results as an uninterrupted one. With --scheduler the
+        games are played on a Dask cluster (same results).
         """
         from trixsim import tune as lib
         from trixsim.loading import StrategyLoadError
@@ -118,7 +124,11 @@ def register(group: click.Group) -> None:
                                 args["verify_deals"], args["against"], args["wander"])
         except (lib.TuneError, StrategyLoadError) as exc:
             raise click.UsageError(str(exc)) from None
-        _run(lib, settings, params, out, resume, quiet, workers or os.cpu_count() or 1)
+        where = open_backend(scheduler, backend, workers or os.cpu_count() or 1)
+        with where:
+            if where.remote and not quiet:
+                click.echo(f"playing on {where.describe()}", err=True)
+            _run(lib, settings, params, out, resume, quiet, where)
 
     del tune_cmd
 
@@ -129,7 +139,7 @@ def _fmt(values: dict[str, Any]) -> str:
 
 
 def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: bool,
-         workers: int) -> None:
+         where: Backend) -> None:
     """Tune with a progress bar on a terminal; library errors become one-line messages."""
     from trixsim.sim import IntegrityError, StrategyError
 
@@ -149,12 +159,14 @@ def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: b
     t0 = time.perf_counter()
     again = f"trixsim tune {shlex.quote(settings.spec)} --out {shlex.quote(str(out))} --resume"
     try:
-        with bar if bar is not None else contextlib.nullcontext():
+        specs = [settings.spec, settings.against or settings.spec]
+        with (bar if bar is not None else contextlib.nullcontext(),
+              where.executor(specs) as executor):
             result = lib.tune(settings.spec, params, settings.budget, out,
                               against=settings.against, seed=settings.seed,
                               deals_per_iteration=settings.deals,
                               verify_deals=settings.verify_deals, resume=resume,
-                              progress=progress, wander=settings.wander, workers=workers)
+                              progress=progress, wander=settings.wander, executor=executor)
     except FolderLocked as exc:
         raise click.ClickException(str(exc)) from None
     except (FolderError, lib.TuneError) as exc:

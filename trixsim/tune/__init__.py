@@ -112,7 +112,7 @@ def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str 
     be the ones it was started with). ``progress(done, iterations, values, diff)`` is
     called after every iteration. Games are played over ``workers`` local processes, or
     over ``executor`` when given (a cluster's); the results are the same either way."""
-    from trixsim.pool import no_interrupts, sigterm_interrupts
+    from trixsim.pool import local_executor, no_interrupts, sigterm_interrupts
 
     out = Path(out)
     settings = plan(spec, params, budget, deals_per_iteration, seed, verify_deals, against,
@@ -124,7 +124,7 @@ def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str 
         theta = np.array(state["theta"], dtype=np.float64)
         sigma = state["sigma"]
         with (sigterm_interrupts(),
-              play.local_executor(workers if executor is None else 1) as local,
+              local_executor(workers if executor is None else 1) as local,
               open(out / "history.csv", "a", newline="", encoding="utf-8") as hist):
             ex = executor or local
             writer = csv.writer(hist, lineterminator="\n")

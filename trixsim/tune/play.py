@@ -8,10 +8,8 @@ arrays in deal order, so its results do not depend on the number of workers.
 
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future
 from functools import lru_cache
 from typing import Any
 
@@ -99,31 +97,6 @@ def gather(executor: Executor | None, fn: Any, jobs: Sequence[tuple[Any, ...]],
     finally:
         for f in futures:
             f.cancel()
-
-
-@contextlib.contextmanager
-def local_executor(workers: int) -> Iterator[ProcessPoolExecutor | None]:
-    """Worker processes that ignore Ctrl-C and die with this one (None for one worker);
-    on an error or interruption the workers are killed at once."""
-    if workers <= 1:
-        yield None
-        return
-    import multiprocessing as mp
-
-    from trixsim import pool
-    from trixsim.runner import default_start_method
-
-    ex = ProcessPoolExecutor(workers, mp_context=mp.get_context(default_start_method()),
-                             initializer=pool._init_worker, initargs=(os.getpid(), None, ()))
-    try:
-        yield ex
-    except BaseException:
-        with pool.no_interrupts():
-            pool._kill(ex)
-            ex.shutdown(wait=True, cancel_futures=True)
-        raise
-    with pool.no_interrupts():
-        ex.shutdown(wait=True)
 
 
 def estimate(x: np.ndarray) -> dict[str, float]:

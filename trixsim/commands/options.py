@@ -1,0 +1,66 @@
+"""Options shared by the commands that play games: where the games run.
+
+``@backend_options`` adds ``--scheduler`` and ``--backend`` (and, with ``chunks=True``,
+``--shared-out``) to a command, and ``open_backend`` turns their values into a
+``trixsim.pool.Backend``: local processes by default, a Dask cluster when asked for. The
+command then passes the backend to the library (``RunWriter.play``, ``compare``, or a
+``concurrent.futures`` executor from ``backend.executor(specs)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from trixsim.pool import Backend
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def backend_options(chunks: bool = False) -> Callable[[F], F]:
+    """Add ``--scheduler`` and ``--backend`` to a command (their values arrive as the
+    ``scheduler`` and ``backend`` arguments); with ``chunks``, also ``--shared-out``
+    (argument ``shared_out``) for commands that write run folders."""
+
+    def decorate(fn: F) -> F:
+        if chunks:
+            fn = click.option(
+                "--shared-out", is_flag=True,
+                help="With Dask: the output folder is at the same path on every worker "
+                     "(a shared file system), so workers write the chunk files there "
+                     "themselves instead of sending them back.")(fn)
+        fn = click.option(
+            "--backend", type=click.Choice(["local", "dask"]), default=None,
+            help="Where the games run: local worker processes, or Dask (the cluster of "
+                 "--scheduler, else a local one of --workers processes; needs "
+                 "trixsim[dask]).  [default: local, or dask with --scheduler]")(fn)
+        fn = click.option(
+            "--scheduler", metavar="tcp://HOST:PORT", default=None,
+            help="Send the games to the running Dask cluster of this scheduler (see "
+                 "`dask scheduler` and `dask worker`); the results are the same as "
+                 "locally.")(fn)
+        return fn
+
+    return decorate
+
+
+def open_backend(scheduler: str | None, backend: str | None, workers: int | None,
+                 shared_out: bool = False) -> Backend:
+    """The backend the options name (connected, or its local cluster started); a usage
+    error (exit 2, one line) when it cannot be used: Dask not installed (with the command
+    that installs it), an unreachable scheduler, contradictory options."""
+    from trixsim.backend import BackendError, make_backend
+
+    if scheduler is not None and "://" not in scheduler and ":" not in scheduler:
+        raise click.BadParameter("give the scheduler's address as tcp://HOST:PORT",
+                                 param_hint="--scheduler")
+    try:
+        return make_backend(scheduler, backend, workers, shared_out)
+    except BackendError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+__all__ = ["backend_options", "open_backend"]

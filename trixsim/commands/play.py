@@ -1,0 +1,145 @@
+"""``trixsim play``: one person against three bots at the terminal (trixsim.terminal)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from trixsim.commands import Interrupted
+
+HUMAN = "human"
+"""The record's name for the person's seat."""
+
+
+def _writable(path: Path, hint: str) -> None:
+    """BadParameter now, before the game, if ``path`` could not be written at its end."""
+    if path.is_dir():
+        raise click.BadParameter(f"{path} is a directory", param_hint=hint)
+    if not path.parent.is_dir():
+        raise click.BadParameter(f"directory {path.parent} does not exist", param_hint=hint)
+
+
+def _ask(prompt: str) -> str:
+    """One line from the person (EOFError at the end of the input)."""
+    return input(prompt)
+
+
+def _offer_save(session: Any, seed: int, against: str) -> None:
+    """After ``quit``: save the unfinished game if the person gives a file name."""
+    try:
+        name = _ask("Save the game to resume it later? File name (Enter: don't save): ")
+    except (EOFError, KeyboardInterrupt):
+        name = ""
+    name = name.strip()
+    if not name:
+        click.echo("Game left unsaved.")
+        return
+    path = Path(name).expanduser()
+    try:
+        _writable(path, "file")
+        path.write_text(json.dumps(session.saved(seed, 0, against)) + "\n", encoding="utf-8")
+    except (click.BadParameter, OSError) as exc:
+        msg = exc.format_message() if isinstance(exc, click.BadParameter) else exc.strerror
+        raise click.ClickException(f"cannot save to {path}: {msg}") from None
+    click.echo(f"Saved. Resume with: trixsim play --resume {path}")
+
+
+@click.command("play")
+@click.option("--seat", type=click.IntRange(0, 3), default=None,
+              help="Your seat, 0-3 (play goes 0, 1, 2, 3).  [default: 0]")
+@click.option("--against", default=None, metavar="SPEC",
+              help="The bots' strategy spec (see `trixsim strategies`).  [default: heuristic]")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Seed of the deals (and of the bots' draws).  [default: a random one, "
+                   "printed]")
+@click.option("--record", "record", type=click.Path(path_type=Path), default=None,
+              metavar="FILE", help="Append the finished game to FILE as a "
+                                   "trixsim-transcript/1 record (check it with `trixsim "
+                                   "replay FILE`).")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, metavar="FILE",
+              help="Go on with a game saved when you quit (its seed, seat and bots).")
+def play_cmd(seat: int | None, against: str | None, seed: int | None, record: Path | None,
+             resume: Path | None) -> None:
+    """Play Trix at the terminal, you against three bots.
+
+    Type a card (QH, 10S or TS), a contract name, y/n for the K♥ declaration, or a
+    command: help, hand, score, last (the last trick, twice per contract), quit.
+    Exit codes: 0 the game ended or you quit, 1 a bot failed or a file could not be
+    written, 2 bad options, 130 the input ended or Ctrl-C.
+    """
+    from trixsim.errors import StrategyError
+    from trixsim.loading import StrategyLoadError, load_strategy
+    from trixsim.table import Table
+    from trixsim.terminal import QUIT, Session, Style, game_record, load_save
+
+    saved: dict[str, Any] | None = None
+    if resume is not None:
+        if seat is not None or against is not None or seed is not None:
+            raise click.UsageError("--resume takes the seat, bots and seed from the save; "
+                                   "give none of --seat, --against, --seed")
+        try:
+            saved = load_save(resume)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--resume") from None
+        seat, against, seed = saved["seat"], saved["against"], saved["seed"]
+    seat = 0 if seat is None else seat
+    against = "heuristic" if against is None else against.strip()
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    if record is not None:
+        _writable(record, "--record")
+    try:
+        bot = load_strategy(against)
+    except StrategyLoadError as exc:
+        raise click.BadParameter(str(exc), param_hint="--against") from None
+    labels = [HUMAN if s == seat else against for s in range(4)]
+    table = Table(seed, game_id=0)
+    session = Session(table, seat, {s: bot for s in range(4) if s != seat}, labels,
+                      say=click.echo, style=Style.for_stream(sys.stdout))
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing for input())
+        except ImportError:
+            pass
+    try:
+        if saved is not None:
+            try:
+                session.replay(saved["actions"])
+            except ValueError as exc:
+                raise click.ClickException(f"{resume} does not fit its game: {exc}") from None
+            click.echo(f"Resumed the game of seed {seed}: you are seat {seat} against "
+                       f"{against}.")
+        else:
+            click.echo(f"Trix: you are seat {seat}, against {against}. Seed {seed} "
+                       f"(--seed {seed} deals the same cards).")
+        click.echo("Type help for the commands. Playable cards are in [brackets].")
+        outcome = session.run(_ask)
+    except StrategyError as exc:
+        raise click.ClickException(str(exc)) from None
+    except EOFError:
+        click.echo()  # end the prompt's line
+        raise Interrupted("the input ended; game abandoned") from None
+    except KeyboardInterrupt:
+        click.echo()
+        raise Interrupted("interrupted; game abandoned") from None
+    if outcome == QUIT:
+        _offer_save(session, seed, against)
+        return
+    if record is not None:
+        line = game_record(table, seed, labels).to_json()
+        try:
+            with record.open("a", encoding="utf-8", newline="\n") as fh:
+                fh.write(line + "\n")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
+        click.echo(f"The game is saved in {record} (trixsim replay {record} checks it).")
+
+
+def register(group: click.Group) -> None:
+    """Add ``play`` to the CLI group."""
+    group.add_command(play_cmd)
