@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "Write PNG plots, report.md and index.html for the run folders "
                          "RUNS."),
     "run": ("run", "Play games bot against bot and write per-contract and per-game tables."),
+    "serve": ("serve", "Serve web tables where people and bots play Trix in the browser."),
     "tune": ("tune", "Tune a strategy's numeric parameters with SPSA on duplicate deals."),
     "strategies": ("strategies", "List the available strategies: bundled ones and those "
                                  "installed through the 'trixsim.strategies' entry point, "

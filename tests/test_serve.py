@@ -1,0 +1,487 @@
+"""The web table (``trixsim serve``) through Starlette's test client: whole games with
+people and bots over WebSockets, refusals, seat tokens, reconnection, the last-trick
+limit, the stand-in bot, the saved record, and what each seat is (never) sent."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from click.testing import CliRunner  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from trixsim.cards import cards_of  # noqa: E402
+from trixsim.cli import cli  # noqa: E402
+from trixsim.games.trix.events import ContractEnd  # noqa: E402
+from trixsim.serve.app import create_app  # noqa: E402
+from trixsim.serve.tables import GameTable, Hub  # noqa: E402
+from trixsim.types import PASS  # noqa: E402
+
+Msg = dict[str, Any]
+SEED = 4_611_686_018_427_400_017
+"""The first table's seed (the next tables count up): long enough that finding it in a
+message means it leaked."""
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+_CLIENTS: list[TestClient] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Any:
+    yield
+    while _CLIENTS:
+        _CLIENTS.pop().__exit__(None, None, None)
+
+
+def make(tmp_path: Path, bot_after: float | None = None) -> tuple[Hub, TestClient]:
+    """A hub and a test client whose connections all share one event loop, as they do in
+    a running server (without it, each WebSocket would get an event loop of its own)."""
+    hub = Hub(bot_after=bot_after, records=tmp_path / "records", seeds=itertools.count(SEED))
+    client = TestClient(create_app(hub))
+    client.__enter__()
+    _CLIENTS.append(client)
+    return hub, client
+
+
+def create(client: TestClient, name: str = "Ann") -> tuple[str, str]:
+    r = client.post("/api/tables", json={"name": name})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert d["seat"] == 0 and d["link"] == f"/t/{d['table']}"
+    return d["table"], d["token"]
+
+
+def until(ws: Any, kind: str = "state") -> tuple[Msg, list[Msg]]:
+    """Messages from ``ws`` up to the first of ``kind``: (it, those before it)."""
+    before = []
+    while True:
+        m = ws.receive_json()
+        if m["type"] == kind:
+            return m, before
+        before.append(m)
+
+
+def hello(ws: Any, token: str | None) -> Msg:
+    ws.send_json({"type": "hello", "token": token})
+    return until(ws)[0]
+
+
+def my_turn(m: Msg) -> bool:
+    g = m["game"]
+    return g is not None and not g["over"] and g["turn"] == m["you"]
+
+
+def choose(m: Msg, rng: random.Random) -> int:
+    return rng.choice(m["game"]["legal"])
+
+
+def seat_bots(ws: Any, seats: list[int], spec: str = "heuristic") -> Msg:
+    m: Msg = {}
+    for s in seats:
+        ws.send_json({"type": "bot", "seat": s, "spec": spec})
+        m = until(ws)[0]
+    return m
+
+
+def play_out(ws: Any, m: Msg, rng: random.Random, limit: int = 2000) -> Msg:
+    """Play the seat of ``ws`` (alone among bots) to the end of the game."""
+    for _ in range(limit):
+        if m["game"]["over"]:
+            return m
+        assert my_turn(m)
+        ws.send_json({"type": "act", "action": choose(m, rng)})
+        m, before = until(ws)
+        assert not [b for b in before if b["type"] == "error"], before
+    raise AssertionError("the game did not end")
+
+
+def wait_away(table: GameTable, seat: int) -> None:
+    """Wait until the server has noticed that ``seat``'s connection closed."""
+    for _ in range(250):
+        if table.seats[seat].away_since is not None:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the closed connection was not noticed")
+
+
+def replay_ok(path: Path) -> None:
+    res = CliRunner().invoke(cli, ["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "all consistent" in res.output
+
+
+# -- what each seat is sent -----------------------------------------------------------------
+
+ALLOWED_KEYS = {
+    "type", "table", "you", "host", "phase", "seats", "seat", "kind", "name", "online",
+    "standin", "game", "events", "over", "contract_no", "picker", "pick", "contract",
+    "declared", "turn", "decision", "hand", "legal", "why", "trick", "leader", "cards",
+    "card", "tricks", "trick_no", "hand_sizes", "layout", "passed", "totals", "left",
+    "history", "no", "points", "looks_left", "preselect", "log", "winner", "place", "saved",
+    "message", "token", "text",
+}
+
+
+class Spy:
+    """Records every message a table builds for a seat, with what was hidden then."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.seen: list[tuple[int | None, Msg, list[set[int]], int, int]] = []
+        spy = self
+        real_state, real_last = GameTable.state, GameTable.last_trick
+
+        def state(self: GameTable, seat: int | None, events: bool = True) -> Msg:
+            msg = real_state(self, seat, events)
+            spy.note(self, seat, msg)
+            return msg
+
+        def last_trick(self: GameTable, seat: int | None) -> Msg:
+            msg = real_last(self, seat)
+            spy.note(self, seat, msg)
+            return msg
+
+        monkeypatch.setattr(GameTable, "state", state)
+        monkeypatch.setattr(GameTable, "last_trick", last_trick)
+
+    def note(self, t: GameTable, seat: int | None, msg: Msg) -> None:
+        g = t.game
+        hands = [set(cards_of(int(g.view(s).hand[0]))) if g else set() for s in range(4)]
+        number = int(g.view(0).contract_no[0]) if g else -1
+        self.seen.append((seat, json.loads(json.dumps(msg)), hands, t.seed, number))
+
+    def check(self) -> int:
+        """Assert no message told a seat anything hidden from it; returns how many."""
+        for seat, msg, hands, seed, number in self.seen:
+            text = json.dumps(msg)
+            assert str(seed) not in text
+            assert _keys(msg) <= ALLOWED_KEYS, _keys(msg) - ALLOWED_KEYS
+            hidden = set().union(*(h for s, h in enumerate(hands) if s != seat))
+            g = msg.get("game")
+            if seat is None:
+                assert g is None and not msg.get("events")
+                continue
+            if g is not None:
+                assert set(g["hand"]) == hands[seat]
+                if g["decision"] in ("play", "place") and g["turn"] == seat:
+                    assert set(g["legal"]) <= hands[seat] | {PASS}
+                if g["turn"] != seat:
+                    assert g["decision"] != "declare", "a waiting seat learnt who holds K♥"
+                    assert g["legal"] == [] and g["why"] == {}
+                shown = {c["card"] for c in (g["trick"] or {"cards": []})["cards"]}
+                assert not (shown | set(g["layout"])) & hidden
+            for e in msg.get("events", []) + ([msg["trick"]] if msg["type"] == "last" else []):
+                cards = set(e.get("cards", [])) | ({e["card"]} if "card" in e else set())
+                if e.get("contract_no") == number:
+                    assert not cards & hidden, (seat, e)
+        return len(self.seen)
+
+
+def _keys(x: Any) -> set[str]:
+    if isinstance(x, dict):
+        out = set(x) - {k for k in x if k.isdigit()}  # "why" is keyed by contract id
+        for v in x.values():
+            out |= _keys(v)
+        return out
+    if isinstance(x, list):
+        return set().union(*(_keys(v) for v in x)) if x else set()
+    return set()
+
+
+# -- tests --------------------------------------------------------------------------------
+
+def test_page_and_static_files_are_served(tmp_path: Path) -> None:
+    _, client = make(tmp_path)
+    for path in ("/", "/t/anything", "/static/table.js", "/static/table.css"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+    assert "<script src=\"/static/table.js\">" in client.get("/").text
+    assert "heuristic" in client.get("/api/strategies").json()["strategies"]
+
+
+def test_one_person_and_three_bots_play_a_whole_game(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch)
+    hub, client = make(tmp_path)
+    tid, token = create(client)
+    rng = random.Random(1)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        m = hello(ws, token)
+        assert m["you"] == 0 and m["host"] and m["phase"] == "waiting"
+        m = seat_bots(ws, [1, 2, 3])
+        assert m["phase"] == "playing" and my_turn(m)
+        final = play_out(ws, m, rng)
+    assert final["phase"] == "over" and final["game"]["saved"]
+    assert final["game"]["log"][-1].startswith("Loser")
+    ends = [e for e in hub.get(tid).game.history if isinstance(e, ContractEnd)]
+    assert [h["totals"] for h in final["game"]["history"]] == [list(e.totals) for e in ends]
+    files = list((tmp_path / "records").glob("*.jsonl"))
+    assert len(files) == 1
+    rec = json.loads(files[0].read_text())
+    assert rec["strategies"] == ["human", "heuristic", "heuristic", "heuristic"]
+    replay_ok(files[0])
+    assert spy.check() > 20
+
+
+def test_two_people_play_with_choices_in_advance(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch)
+    hub, client = make(tmp_path)
+    tid, token = create(client)
+    rng = random.Random(7)
+    auto = notices = 0
+    with client.websocket_connect(f"/ws/{tid}") as a, \
+            client.websocket_connect(f"/ws/{tid}") as b:
+        hello(a, token)
+        m = hello(b, None)
+        assert m["you"] is None and m["game"] is None
+        b.send_json({"type": "sit", "seat": 1, "name": "Bob <script>"})
+        seated, _ = until(b, "seated")
+        assert seated["seat"] == 1 and len(seated["token"]) >= 32
+        mb = until(b)[0]
+        ma = until(a)[0]
+        assert ma["seats"][1]["name"] == "Bob script"
+        b.send_json({"type": "bot", "seat": 2, "spec": "heuristic"})
+        assert "host" in until(b, "error")[0]["message"]
+        a.send_json({"type": "bot", "seat": 2, "spec": "random"})
+        until(a), until(b)
+        a.send_json({"type": "bot", "seat": 3, "spec": "heuristic"})
+        ma, mb = until(a)[0], until(b)[0]
+        tabs = {0: a, 1: b}
+        latest = {0: ma, 1: mb}
+        for _ in range(3000):
+            if ma["game"]["over"]:
+                break
+            turn = ma["game"]["turn"]
+            other = 1 - turn
+            og = latest[other]["game"]
+            chosen = None
+            if og["contract"] >= 0 and latest[turn]["game"]["decision"] in ("play", "place") \
+                    and og["hand"] and rng.random() < 0.7:
+                chosen = rng.choice(og["hand"])
+                tabs[other].send_json({"type": "preselect", "card": chosen})
+                latest[other] = until(tabs[other])[0]
+                assert latest[other]["game"]["preselect"] == chosen
+            tabs[turn].send_json({"type": "act", "action": choose(latest[turn], rng)})
+            got = {s: until(tabs[s]) for s in (0, 1)}
+            errs = [x for s in (0, 1) for x in got[s][1] if x["type"] == "error"]
+            assert not errs, (errs, turn, latest[turn]["game"]["decision"])
+            latest = {s: got[s][0] for s in (0, 1)}
+            ma = latest[0]
+            if chosen is not None:
+                played = [e for e in latest[other]["events"]
+                          if e.get("seat") == other and e.get("card") == chosen]
+                told = [x for x in got[other][1] if x["type"] == "notice"]
+                auto += bool(played)
+                notices += bool(told)
+                assert not (played and told)
+                if not played and not told:  # still chosen, or its contract ended
+                    assert latest[other]["game"]["preselect"] in (chosen, None)
+        assert ma["game"]["over"] and latest[1]["game"]["over"]
+    assert auto > 5 and notices > 0
+    replay_ok(next((tmp_path / "records").glob("*.jsonl")))
+    assert spy.check() > 100
+
+
+def test_bad_messages_get_an_error_and_the_table_goes_on(tmp_path: Path) -> None:
+    _, client = make(tmp_path)
+    tid, token = create(client)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_json({"type": "act", "action": 3})
+        assert "hello" in until(ws, "error")[0]["message"]
+        m = hello(ws, token)
+        seat_bots(ws, [1, 2])
+        ws.send_json({"type": "act", "action": 0})
+        assert "not started" in until(ws, "error")[0]["message"]
+        ws.send_json({"type": "bot", "seat": 3, "spec": "no-such-strategy"})
+        assert until(ws, "error")[0]["message"]
+        m = seat_bots(ws, [3])
+        assert my_turn(m)
+        illegal = next(a for a in range(33) if a not in m["game"]["legal"])
+        bad: list[Any] = [
+            "not json", "[1, 2]", "{}", '{"type": 5}', '{"type": "fly"}',
+            json.dumps({"type": "act", "action": illegal}),
+            json.dumps({"type": "act", "action": "3"}),
+            json.dumps({"type": "act", "action": True}),
+            json.dumps({"type": "act", "action": 10**30}),
+            json.dumps({"type": "act", "action": -1}),
+            json.dumps({"type": "sit", "seat": 2}),
+            json.dumps({"type": "bot", "seat": 9, "spec": "random"}),
+            json.dumps({"type": "preselect", "card": 99}),
+            json.dumps({"type": "hello", "token": token}),
+            "[" * 5000, "x" * 10000,
+        ]
+        for text in bad:
+            ws.send_text(text)
+            err = until(ws, "error")[0]["message"]
+            assert "\n" not in err and len(err) < 300 and "Traceback" not in err, err
+        ws.send_bytes(b"\x00\x01")
+        assert until(ws, "error")[0]["message"]
+        ws.send_json({"type": "act", "action": m["game"]["legal"][0]})
+        assert until(ws)[0]["type"] == "state"
+    with client.websocket_connect("/ws/nope") as ws:
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["fatal"]
+
+
+def test_seat_tokens_are_random_and_act_only_for_their_own_seat(tmp_path: Path) -> None:
+    hub, client = make(tmp_path)
+    tid, token = create(client)
+    tid2, token2 = create(client)
+    assert tid != tid2 and token != token2 and len(token) >= 32
+    with client.websocket_connect(f"/ws/{tid}") as a, \
+            client.websocket_connect(f"/ws/{tid}") as b:
+        hello(a, token)
+        m = hello(b, token2)  # another table's token gives no seat here
+        assert m["you"] is None and m["game"] is None
+        m = seat_bots(a, [2, 3])
+        until(b)
+        b.send_json({"type": "act", "action": 0})
+        assert "seat" in until(b, "error")[0]["message"]
+        b.send_json({"type": "sit", "seat": 0})
+        assert "taken" in until(b, "error")[0]["message"]
+        b.send_json({"type": "sit", "seat": 1})
+        token_b = until(b, "seated")[0]["token"]
+        mb = until(b)[0]
+        ma = until(a)[0]
+        assert hub.get(tid).seat_of(token_b) == 1 and hub.get(tid2).seat_of(token_b) is None
+        waiting, acting = (b, a) if ma["game"]["turn"] == 0 else (a, b)
+        latest = ma if acting is a else mb
+        if latest["game"]["turn"] in (0, 1):
+            waiting.send_json({"type": "act", "action": latest["game"]["legal"][0]
+                               if latest["game"]["legal"] else 0})
+            assert "not your turn" in until(waiting, "error")[0]["message"]
+    with client.websocket_connect(f"/ws/{tid}") as c:
+        m = hello(c, "x" * 32)
+        assert m["you"] is None
+        c.send_json({"type": "sit"})
+        assert "started" in until(c, "error")[0]["message"]
+
+
+def test_reconnecting_restores_the_whole_view(tmp_path: Path) -> None:
+    hub, client = make(tmp_path)
+    tid, token = create(client)
+    rng = random.Random(3)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, token)
+        m = seat_bots(ws, [1, 2, 3])
+        for _ in range(40):
+            ws.send_json({"type": "act", "action": choose(m, rng)})
+            m = until(ws)[0]
+    table = hub.get(tid)
+    wait_away(table, 0)
+    assert table.seats[0].online == 0
+    time.sleep(0.2)
+    assert table.game.turn == 0 and not table.game.over  # the game waits for its person
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        back = hello(ws, token)
+        assert back["you"] == 0 and back["events"] == []
+        assert back["game"] == m["game"]
+        ws.send_json({"type": "act", "action": choose(back, rng)})
+        assert until(ws)[0]["game"]["contract_no"] >= back["game"]["contract_no"]
+
+
+def test_the_last_trick_may_be_seen_twice_per_contract(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch)
+    _, client = make(tmp_path)
+    tid, token = create(client)
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, token)
+        m = seat_bots(ws, [1, 2, 3])
+        checked = 0
+        while checked < 2 and not m["game"]["over"]:
+            g = m["game"]
+            if g["contract"] not in (-1, 6) and g["trick_no"] == 0 and g["looks_left"] == 2:
+                ws.send_json({"type": "last"})
+                assert "no trick" in until(ws, "error")[0]["message"]
+            if g["contract"] not in (-1, 6) and g["trick_no"] >= 1 and g["looks_left"] == 2:
+                for left in (1, 0):
+                    ws.send_json({"type": "last"})
+                    last, _ = until(ws, "last")
+                    assert last["looks_left"] == left and len(last["trick"]["cards"]) == 4
+                    assert until(ws)[0]["game"]["looks_left"] == left
+                ws.send_json({"type": "last"})
+                assert "2 times" in until(ws, "error")[0]["message"]
+                number = g["contract_no"]
+                while m["game"]["contract_no"] == number and not m["game"]["over"]:
+                    ws.send_json({"type": "act", "action": choose(m, rng)})
+                    m = until(ws)[0]
+                assert m["game"]["looks_left"] == 2
+                checked += 1
+                continue
+            if g["contract"] == 6 and g["turn"] == 0:
+                ws.send_json({"type": "last"})
+                assert "no tricks" in until(ws, "error")[0]["message"]
+            ws.send_json({"type": "act", "action": choose(m, rng)})
+            m = until(ws)[0]
+        assert checked == 2
+    spy.check()
+
+
+def test_a_stand_in_plays_for_an_away_person_after_bot_after(tmp_path: Path) -> None:
+    hub, client = make(tmp_path, bot_after=0.2)
+    tid, token = create(client)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, token)
+        m = seat_bots(ws, [1, 2, 3])
+        assert my_turn(m)
+    table = hub.get(tid)
+    for _ in range(300):
+        if table.game.over:
+            break
+        time.sleep(0.05)
+    assert table.game.over and table.record_path is not None
+    replay_ok(table.record_path)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        back = hello(ws, token)
+        assert back["phase"] == "over" and back["game"]["over"]
+
+
+def test_a_returning_person_takes_the_seat_back_from_the_stand_in(tmp_path: Path) -> None:
+    clock = [100.0]  # the table's clock only: the event loop keeps real time
+    hub, client = make(tmp_path, bot_after=30)
+    tid, token = create(client)
+    table = hub.get(tid)
+    table.clock = lambda: clock[0]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, token)
+        m = seat_bots(ws, [1, 2, 3])
+    wait_away(table, 0)
+    assert not table.standing_in(0)
+    clock[0] += 31
+    assert table.standing_in(0) and table.wake_in() == 0
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        back = hello(ws, token)
+        assert not table.standing_in(0) and back["seats"][0]["online"]
+        assert my_turn(back), (back["game"], back["seats"])
+        assert back["game"]["contract_no"] >= m["game"]["contract_no"]
+
+
+def test_serve_command_rejects_bad_options_in_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    (tmp_path / "f").write_text("a file")
+    records = ["--records", str(tmp_path / "r")]
+    for args in (["--port", "70000"], ["--bot-after", "-3"], ["--port", "x"],
+                 ["--records", str(tmp_path / "f")], [*records, "--stand-in", "nope"],
+                 [*records, "--port", str(busy.getsockname()[1])]):
+        res = runner.invoke(cli, ["serve", *args])
+        assert res.exit_code == 2, (args, res.output)
+        lines = [x for x in res.output.splitlines() if x.strip()]
+        assert lines[-1].startswith("Error:") and "Traceback" not in res.output, res.output
+    busy.close()

@@ -1,0 +1,98 @@
+"""``trixsim serve``: the web table, for people and bots at any number of tables
+(trixsim.serve)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import click
+
+from trixsim.commands import Interrupted
+
+DEFAULT_RECORDS = Path("trixsim-tables")
+"""Where finished games go unless --records says otherwise (in the current directory)."""
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port; a one-line error if it cannot be had."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise click.BadParameter(f"cannot resolve {host!r}: {exc}", param_hint="--host") \
+            from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise click.BadParameter(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                                 param_hint="--host/--port") from None
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every network interface).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--bot-after", "bot_after", type=click.FloatRange(min=0), default=None,
+              metavar="SECONDS",
+              help="A bot plays for a person who has been away this long, until they "
+                   "return.  [default: the game waits for them]")
+@click.option("--stand-in", "stand_in", default="heuristic", show_default=True,
+              metavar="SPEC", help="The strategy that plays for an away person.")
+@click.option("--records", type=click.Path(path_type=Path), default=DEFAULT_RECORDS,
+              show_default=True, metavar="DIR",
+              help="Folder for the finished games, one trixsim-transcript/1 record file "
+                   "each (check them with `trixsim replay FILE`).")
+def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
+              records: Path) -> None:
+    """Serve web tables where people and bots play Trix in the browser.
+
+    Open the printed address, create a table and share its link: others join a free
+    seat by it, and the table's creator may seat bots (any strategy spec). The game
+    starts when four are seated. Exit codes: 0 stopped, 2 bad options or the address
+    cannot be used, 130 interrupted.
+    """
+    if records.exists() and not records.is_dir():
+        raise click.BadParameter(f"{records} is not a directory", param_hint="--records")
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot create {records}: {exc.strerror or exc}",
+                                 param_hint="--records") from None
+    try:
+        import uvicorn
+
+        from trixsim.loading import StrategyLoadError
+        from trixsim.serve.app import create_app
+        from trixsim.serve.tables import Hub
+    except ImportError as exc:
+        raise click.ClickException(f"the web table needs {exc.name}: pip install "
+                                   "starlette uvicorn websockets") from None
+    try:
+        hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in)
+    except StrategyLoadError as exc:
+        raise click.BadParameter(str(exc), param_hint="--stand-in") from None
+    sock = _bind(host, port)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"Serving Trix tables on http://{shown}:{sock.getsockname()[1]}/ "
+               f"(finished games go to {records}/); Ctrl-C stops.")
+    config = uvicorn.Config(create_app(hub), log_level="warning", ws="websockets-sansio",
+                            lifespan="off")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted; the server stopped") from None
+    finally:
+        sock.close()
+
+
+def register(group: click.Group) -> None:
+    """Add ``serve`` to the CLI group."""
+    group.add_command(serve_cmd)

@@ -1,0 +1,282 @@
+"""The web server: Starlette routes, one WebSocket per browser tab, any number of tables.
+
+Routes: ``/`` and ``/t/{table}`` serve the page (static/index.html; the page reads the
+table id from its address), ``/static/*`` its script and style, ``POST /api/tables``
+creates a table (its creator gets seat 0 and a seat token), ``GET /api/strategies``
+lists the strategy names for the host's bot picker, and ``/ws/{table}`` is the table's
+WebSocket.
+
+WebSocket protocol (JSON objects, each with a ``type``). The client sends ``hello``
+(``token``: a seat token kept by the browser, or null) first, then any of ``sit``
+(``seat``, ``name``), ``bot`` (``seat``, ``spec``; host only), ``unseat`` (``seat``; host
+only), ``act`` (``action``: a contract id, 0/1 for the K♥ declaration, a card 0-31, 32
+the trix pass), ``preselect`` (``card`` or null) and ``last``. The server answers with
+``state`` (the whole view of that seat, plus the events since its previous state),
+``seated`` (``seat``, ``token``), ``last`` (the last trick), ``notice`` and ``error``
+(``message``: one line). Every change to a table is followed by a new state to every
+tab at it, each built for its own seat (trixsim.serve.wire).
+
+Each table's changes run one at a time under its lock; bots think in a worker thread so
+the server keeps answering other tables meanwhile. Each tab has its own send queue, so a
+slow browser never holds up a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from trixsim.serve.tables import GameTable, Hub, Refused
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096
+"""Longest client message accepted (characters); every legal one is far shorter."""
+
+
+@dataclass(eq=False)
+class Tab:
+    """One open WebSocket: its seat at the table (None until seated) and send queue."""
+
+    ws: WebSocket
+    seat: int | None = None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue ``msg`` for this tab (never blocks)."""
+        self.queue.put_nowait(msg)
+
+
+class Room:
+    """The live side of one table: its tabs, its lock and its stand-in timer."""
+
+    def __init__(self, table: GameTable) -> None:
+        self.table = table
+        self.tabs: set[Tab] = set()
+        self.lock = asyncio.Lock()
+        self.timer: asyncio.Task[None] | None = None
+
+    def broadcast(self) -> None:
+        """Send every tab the table's state as its seat sees it (one build per seat)."""
+        built: dict[int | None, dict[str, Any]] = {}
+        for tab in sorted(self.tabs, key=lambda t: -1 if t.seat is None else t.seat):
+            if tab.seat not in built:
+                built[tab.seat] = self.table.state(tab.seat)
+            tab.send(built[tab.seat])
+
+    async def advance(self) -> None:
+        """Let bots and chosen cards play (in a worker thread), then tell everyone."""
+        notices = await anyio.to_thread.run_sync(self.table.advance)
+        for seat, text in notices.items():  # before the state that shows the change
+            for tab in self.tabs:
+                if tab.seat == seat:
+                    tab.send({"type": "notice", "message": text})
+        self.broadcast()
+        self.arm()
+
+    def arm(self) -> None:
+        """Wake up when an away person's stand-in is due to play for them."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        delay = self.table.wake_in()
+        if delay is not None:
+            self.timer = asyncio.get_running_loop().create_task(self._wake(delay))
+
+    async def _wake(self, delay: float) -> None:
+        await asyncio.sleep(delay + 0.05)
+        async with self.lock:
+            self.timer = None
+            await self.advance()
+
+
+class Server:
+    """The hub of tables and their rooms, with the HTTP and WebSocket handlers."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.rooms: dict[str, Room] = {}
+
+    def room(self, table_id: str) -> Room | None:
+        table = self.hub.get(table_id)
+        if table is None:
+            self.rooms.pop(table_id, None)
+            return None
+        room = self.rooms.get(table_id)
+        if room is None or room.table is not table:
+            room = self.rooms[table_id] = Room(table)
+        return room
+
+    async def page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def create(self, request: Request) -> Response:
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = {}
+        name = body.get("name") if isinstance(body, dict) else None
+        try:
+            table, token = self.hub.create(name)
+        except Refused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503)
+        return JSONResponse({"table": table.id, "seat": 0, "token": token,
+                             "link": f"/t/{table.id}"})
+
+    async def strategies(self, request: Request) -> Response:
+        from trixsim.loading import names
+        try:
+            listed = names()
+        except Exception:  # an installed strategy that fails to list must not break this
+            listed = ["heuristic", "pimc", "random"]
+        return JSONResponse({"strategies": listed})
+
+    async def socket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        room = self.room(ws.path_params["table"])
+        if room is None:
+            await ws.send_json({"type": "error", "message": "no such table (it may have "
+                                "ended when the server restarted)", "fatal": True})
+            await ws.close(code=4404)
+            return
+        tab = Tab(ws)
+        writer = asyncio.get_running_loop().create_task(self._write(tab))
+        try:
+            await self._serve(room, tab)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            tab.queue.put_nowait(None)
+            async with room.lock:
+                room.tabs.discard(tab)
+                if tab.seat is not None:
+                    room.table.disconnected(tab.seat)
+                    room.broadcast()
+                    room.arm()
+            await writer
+
+    async def _write(self, tab: Tab) -> None:
+        """Send the tab's queued messages in order until the tab closes."""
+        while (msg := await tab.queue.get()) is not None:
+            try:
+                await tab.ws.send_text(json.dumps(msg, ensure_ascii=False))
+            except Exception:  # the socket closed; the reader side cleans up
+                return
+
+    async def _serve(self, room: Room, tab: Tab) -> None:
+        """Read the tab's messages until it closes; answer each (errors to it alone)."""
+        greeted = False
+        while True:
+            message = await tab.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            try:
+                msg = _parse(text)
+                async with room.lock:
+                    if not greeted:
+                        if msg["type"] != "hello":
+                            raise Refused("say hello first")
+                        greeted = True
+                        self._hello(room, tab, msg)
+                    else:
+                        await self._handle(room, tab, msg)
+            except Refused as exc:
+                tab.send({"type": "error", "message": str(exc)})
+            except Exception as exc:  # a bug must not take the table or the server down
+                traceback.print_exc(file=sys.stderr)
+                tab.send({"type": "error", "message": f"internal error "
+                                                      f"({type(exc).__name__})"})
+
+    def _hello(self, room: Room, tab: Tab, msg: dict[str, Any]) -> None:
+        seat = room.table.seat_of(msg.get("token"))
+        room.tabs.add(tab)
+        if seat is not None:
+            tab.seat = seat
+            room.table.connected(seat)
+            tab.send(room.table.state(seat, events=False))
+            others = [t for t in room.tabs if t is not tab]
+            built = {t.seat: room.table.state(t.seat) for t in others}
+            for t in others:
+                t.send(built[t.seat])
+            room.arm()
+        else:
+            tab.send(room.table.state(None))
+
+    async def _handle(self, room: Room, tab: Tab, msg: dict[str, Any]) -> None:
+        t, kind = room.table, msg["type"]
+        if kind == "sit":
+            if tab.seat is not None:
+                raise Refused("you already have a seat")
+            seat, token = t.sit(msg.get("seat"), msg.get("name"))
+            tab.seat = seat
+            t.connected(seat)
+            tab.send({"type": "seated", "seat": seat, "token": token})
+            await room.advance()
+        elif kind == "bot":
+            t.put_bot(tab.seat, msg.get("seat"), msg.get("spec"))
+            await room.advance()
+        elif kind == "unseat":
+            t.clear_seat(tab.seat, msg.get("seat"))
+            room.broadcast()
+        elif kind == "act":
+            t.act(tab.seat, msg.get("action"))
+            await room.advance()
+        elif kind == "preselect":
+            t.preselect(tab.seat, msg.get("card"))
+            tab.send(t.state(tab.seat))
+            for other in room.tabs:  # the seat's other tabs see the choice too
+                if other is not tab and other.seat == tab.seat:
+                    other.send(t.state(tab.seat, events=False))
+        elif kind == "last":
+            tab.send(t.last_trick(tab.seat))
+            room.broadcast()
+        elif kind == "hello":
+            raise Refused("already said hello")
+        else:
+            raise Refused(f"unknown message type {kind!r}"[:120])
+
+
+def _parse(text: Any) -> dict[str, Any]:
+    """A client message as a dict with a string ``type``; Refused if it is none."""
+    if not isinstance(text, str):
+        raise Refused("send text messages (JSON objects)")
+    if len(text) > MAX_MESSAGE:
+        raise Refused("message too long")
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Refused("a message must be a JSON object") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise Refused("a message must be a JSON object with a \"type\"")
+    return msg
+
+
+def create_app(hub: Hub) -> Starlette:
+    """The Starlette application serving ``hub``'s tables."""
+    server = Server(hub)
+    app = Starlette(routes=[
+        Route("/", server.page),
+        Route("/t/{table}", server.page),
+        Route("/api/tables", server.create, methods=["POST"]),
+        Route("/api/strategies", server.strategies),
+        WebSocketRoute("/ws/{table}", server.socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+    app.state.server = server
+    return app
+
+
+__all__ = ["MAX_MESSAGE", "STATIC", "Server", "create_app"]

@@ -1,0 +1,525 @@
+// The Trix web table: draws the state the server sends and sends the player's choices.
+// The server decides everything; this page only shows a seat's view and asks for moves.
+"use strict";
+
+const RANKS = ["7", "8", "9", "J", "Q", "K", "10", "A"];
+const SUITS = ["♥", "♣", "♦", "♠"];
+const CONTRACTS = ["dineri", "damet", "pli", "farcha", "ray", "general", "trix"];
+const PASS = 32;
+const params = new URLSearchParams(location.search);
+const PAUSE = params.has("pause") ? Number(params.get("pause")) : 1300;
+
+const $ = (sel) => document.querySelector(sel);
+const tableId = (location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/) || [])[1] || null;
+const tokenKey = tableId ? `trixsim.seat.${tableId}` : null;
+
+let ws = null;
+let state = null;          // the latest state drawn
+let queue = [];            // messages waiting for an animation to end
+let busy = false;          // showing a finished trick
+let fatal = false;
+let retry = 500;
+
+// ---- cards -------------------------------------------------------------------------
+
+function cardName(c) { return RANKS[c & 7] + SUITS[c >> 3]; }
+function isRed(c) { return (c >> 3) === 0 || (c >> 3) === 2; }
+
+function cardEl(c, extra = "") {
+  const el = document.createElement("div");
+  el.className = `card ${isRed(c) ? "red" : "black"} ${extra}`.trim();
+  el.dataset.card = String(c);
+  el.setAttribute("aria-label", cardName(c));
+  el.innerHTML = `<span class="r">${RANKS[c & 7]}</span><span class="s">${SUITS[c >> 3]}</span>`;
+  return el;
+}
+
+function backEl(label) {
+  const el = document.createElement("div");
+  el.className = "card back";
+  if (label !== undefined) el.textContent = label;
+  return el;
+}
+
+// hand order: ♥ ♣ ♦ ♠ (colours alternate), strongest first
+function sortHand(cards) {
+  return [...cards].sort((a, b) => (a >> 3) - (b >> 3) || (b & 7) - (a & 7));
+}
+
+// ---- connection --------------------------------------------------------------------
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  ws.onopen = () => {
+    retry = 500;
+    $("#conn").hidden = true;
+    send({ type: "hello", token: localStorage.getItem(tokenKey) });
+  };
+  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (fatal) return;
+    $("#conn").hidden = false;
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+function receive(msg) {
+  if (msg.type === "error") {
+    toast(msg.message, true);
+    if (msg.fatal) { fatal = true; showOnly("lobby"); }
+    return;
+  }
+  if (msg.type === "notice") { toast(msg.message); return; }
+  if (msg.type === "seated") {
+    localStorage.setItem(tokenKey, msg.token);
+    return;
+  }
+  if (msg.type === "last") { showLastTrick(msg); return; }
+  if (msg.type === "state") { queue.push(msg); pump(); }
+}
+
+// states are drawn in order; a finished trick stays on the table for a moment first
+function pump() {
+  if (busy) return;
+  while (queue.length) {
+    const msg = queue.shift();
+    const tricks = (msg.events || []).filter((e) => e.kind === "trick");
+    if (PAUSE > 0 && tricks.length && msg.game && queue.length === 0) {
+      busy = true;
+      showTricks(msg, tricks, 0);
+      return;
+    }
+    draw(msg);
+  }
+}
+
+function showTricks(msg, tricks, k) {
+  if (k >= tricks.length) { busy = false; draw(msg); pump(); return; }
+  const t = tricks[k];
+  drawCenterTrick(msg.you, t.cards.map((c, i) => ({ seat: (t.leader + i) % 4, card: c })),
+    t.winner);
+  document.body.dataset.showing = "trick";
+  setTimeout(() => { delete document.body.dataset.showing; showTricks(msg, tricks, k + 1); },
+    PAUSE);
+}
+
+// ---- drawing -----------------------------------------------------------------------
+
+function showOnly(section) {
+  for (const id of ["lobby", "waiting", "game"]) $(`#${id}`).hidden = id !== section;
+  $("#side").hidden = section !== "game" || !document.body.classList.contains("side-open")
+    && window.innerWidth < 900;
+  document.body.dataset.phase = section === "game" ? (state ? state.phase : "playing") : section;
+}
+
+function seatName(s, you) {
+  if (!state) return `Seat ${s}`;
+  const info = state.seats[s];
+  const name = info.kind === "open" ? "open" : info.name;
+  return s === you ? `You (${name})` : name;
+}
+
+function pos(seat, you) { return (seat - (you ?? 0) + 4) % 4; }
+
+function draw(msg) {
+  state = msg;
+  document.body.dataset.phase = msg.phase;
+  if (msg.phase === "waiting" || msg.game === null) drawWaiting(msg);
+  else drawGame(msg);
+}
+
+function drawWaiting(msg) {
+  showOnly("waiting");
+  document.body.dataset.phase = msg.phase;
+  $("#share-link").value = `${location.origin}/t/${msg.table}`;
+  const list = $("#seat-list");
+  list.replaceChildren();
+  const seated = msg.you !== null;
+  $("#join-name").hidden = seated;
+  for (const info of msg.seats) {
+    const li = document.createElement("li");
+    li.dataset.seat = String(info.seat);
+    const label = document.createElement("span");
+    label.className = "who";
+    label.textContent = info.kind === "open" ? "open seat"
+      : `${info.name}${info.kind === "bot" ? " (bot)" : ""}${info.seat === msg.you ? " — you" : ""}`;
+    li.append(`Seat ${info.seat}: `, label);
+    if (info.kind === "open" && !seated && msg.phase === "waiting") {
+      li.append(button("Sit here", () => send({ type: "sit", seat: info.seat,
+        name: ($("#sit-name").value || localStorage.getItem("trixsim.name") || "") }), "sit-btn"));
+    }
+    if (info.kind === "open" && msg.host) {
+      const input = document.createElement("input");
+      input.className = "spec";
+      input.setAttribute("list", "specs");
+      input.value = "heuristic";
+      input.setAttribute("aria-label", `strategy for seat ${info.seat}`);
+      li.append(input, button("Seat a bot", () => send({ type: "bot", seat: info.seat,
+        spec: input.value }), "bot-btn"));
+    }
+    if (info.kind === "bot" && msg.host) {
+      li.append(button("Remove", () => send({ type: "unseat", seat: info.seat }), "unseat-btn"));
+    }
+    list.append(li);
+  }
+  $("#waiting-hint").textContent = msg.host
+    ? "You are the host: seat bots in the open seats, or wait for friends to join by the link."
+    : seated ? "Waiting for the other seats to fill." : "Pick an open seat.";
+  $("#contract-info").textContent = "waiting for players";
+}
+
+function button(text, onClick, cls = "") {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (cls) b.className = cls;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function drawGame(msg) {
+  showOnly("game");
+  const g = msg.game, you = msg.you;
+  const myTurn = g.turn === you && !g.over;
+  document.body.dataset.turn = myTurn ? "me" : "other";
+  document.body.dataset.decision = myTurn ? g.decision : "wait";
+  // header
+  let info = `Contract ${g.contract_no + 1}/28 · `;
+  if (g.contract < 0) info += `${seatName(g.picker, you)} picking`;
+  else info += `${CONTRACTS[g.contract]} (picked by ${seatName(g.picker, you)}, pick ${g.pick})`;
+  if (g.declared >= 0) info += ` · K♥ declared by ${seatName(g.declared, you)}`;
+  if (g.over) info = "Game over";
+  $("#contract-info").textContent = info;
+  // seats
+  for (const box of document.querySelectorAll(".seat-box")) {
+    const s = (Number(box.dataset.pos) + you) % 4;
+    drawSeat(box, s, msg);
+  }
+  // centre
+  if (g.contract === 6) drawLayout(g.layout);
+  else if (g.trick) drawCenterTrick(you, g.trick.cards, -1);
+  else $("#center").replaceChildren();
+  drawPrompt(msg);
+  drawHand(msg);
+  const lastBtn = $("#last-btn");
+  lastBtn.textContent = `Last trick (${g.looks_left} left)`;
+  lastBtn.disabled = g.over || g.contract < 0 || g.contract === 6 || g.trick_no === 0
+    || g.looks_left <= 0;
+  $("#pre-note").textContent = g.preselect !== null && g.preselect !== undefined
+    ? `Chosen in advance: ${cardName(g.preselect)} (tap it again to cancel)` : "";
+  drawSide(msg);
+}
+
+function drawSeat(box, s, msg) {
+  const g = msg.game, info = msg.seats[s];
+  box.replaceChildren();
+  box.dataset.seat = String(s);
+  box.classList.toggle("turn", g.turn === s && !g.over);
+  box.classList.toggle("away", !info.online);
+  const name = document.createElement("div");
+  name.className = "name";
+  name.textContent = seatName(s, msg.you);
+  box.append(name);
+  const tags = document.createElement("div");
+  tags.className = "tags";
+  const tag = (text, cls) => {
+    const t = document.createElement("span");
+    t.className = `tag ${cls}`;
+    t.textContent = text;
+    tags.append(t);
+  };
+  if (info.kind === "bot") tag("bot", "bot");
+  if (!info.online) tag(info.standin ? "away · bot plays" : "away", "away");
+  if (g.picker === s) tag("picker", "picker");
+  if (g.declared === s) tag("K♥ declared", "declared");
+  if (g.passed.includes(s)) tag("passed", "passed");
+  box.append(tags);
+  const stats = document.createElement("div");
+  stats.className = "stats";
+  if (g.contract === 6) {
+    stats.append(backEl(String(g.hand_sizes[s])));
+    stats.append(" cards left");
+  } else {
+    const pile = backEl(String(g.tricks[s]));
+    pile.classList.add("pile");
+    pile.title = "tricks won (face down)";
+    stats.append(pile, ` trick${g.tricks[s] === 1 ? "" : "s"} · ${g.hand_sizes[s]} in hand`);
+  }
+  box.append(stats);
+}
+
+function drawCenterTrick(you, cards, winner) {
+  const c = $("#center");
+  c.replaceChildren();
+  c.className = "trick";
+  for (const { seat, card } of cards) {
+    const el = cardEl(card, `slot p${pos(seat, you)}`);
+    if (seat === winner) el.classList.add("winner");
+    c.append(el);
+  }
+}
+
+// the four trix stacks, each drawn from its ace down to its 7 around the jack
+function drawLayout(layout) {
+  const c = $("#center");
+  c.replaceChildren();
+  c.className = "layout";
+  for (let s = 0; s < 4; s++) {
+    const col = document.createElement("div");
+    col.className = "stack";
+    col.dataset.suit = String(s);
+    const placed = layout.filter((x) => (x >> 3) === s).sort((a, b) => (b & 7) - (a & 7));
+    if (!placed.length) {
+      const empty = document.createElement("div");
+      empty.className = `card empty ${isRed(s * 8) ? "red" : "black"}`;
+      empty.textContent = `J${SUITS[s]}`;
+      col.append(empty);
+    }
+    for (const x of placed) col.append(cardEl(x));
+    c.append(col);
+  }
+}
+
+function drawPrompt(msg) {
+  const g = msg.game, you = msg.you, p = $("#prompt");
+  p.replaceChildren();
+  if (g.over) {
+    const low = Math.min(...g.totals), high = Math.max(...g.totals);
+    const who = (v) => g.totals.map((t, s) => (t === v ? seatName(s, you) : null))
+      .filter(Boolean).join(", ");
+    p.append(para(`Game over. Winner${g.totals.filter((t) => t === low).length > 1 ? "s" : ""}`
+      + ` (lowest total ${low}): ${who(low)}. Highest (${high}): ${who(high)}.`));
+    if (g.saved) p.append(para("The game is saved as a record on the server."));
+    return;
+  }
+  if (g.turn !== you) {
+    const what = g.decision === "pick" ? "to pick a contract" : g.contract === 6
+      ? "to place a card" : "to play";
+    p.append(para(`Waiting for ${seatName(g.turn, you)} ${what}.`
+      + (g.contract >= 0 && g.preselect === null ? " You may choose your next card now." : "")));
+    return;
+  }
+  if (g.decision === "pick") {
+    p.append(para(`Your pick ${g.pick} of 7: your points count ${g.pick === 7 ? "four times"
+      : "double"} (trix is never multiplied). Pick a contract:`));
+    const row = document.createElement("div");
+    row.id = "pick";
+    for (const a of g.left[you]) {
+      const b = button(CONTRACTS[a], () => send({ type: "act", action: a }), "contract");
+      b.dataset.contract = String(a);
+      if (!g.legal.includes(a)) { b.disabled = true; b.title = g.why[String(a)] || ""; }
+      row.append(b);
+    }
+    p.append(row);
+    for (const [a, why] of Object.entries(g.why)) {
+      p.append(para(`Not ${CONTRACTS[Number(a)]}: ${why}.`, "hint"));
+    }
+  } else if (g.decision === "declare") {
+    p.append(para("You hold the K♥. Declared, it is worth 200 to whoever takes it; "
+      + "you lose 50 if someone else does."));
+    const row = document.createElement("div");
+    row.append(button("Declare K♥", () => send({ type: "act", action: 1 }), "declare-yes"),
+      button("Keep quiet", () => send({ type: "act", action: 0 }), "declare-no"));
+    p.append(row);
+  } else {
+    p.append(para(g.contract === 6 ? "Your turn: place a card (tap it or drag it to the table)."
+      : "Your turn: tap a card or drag it onto the table."));
+  }
+}
+
+function para(text, cls = "") {
+  const el = document.createElement("p");
+  el.textContent = text;
+  if (cls) el.className = cls;
+  return el;
+}
+
+function drawHand(msg) {
+  const g = msg.game, h = $("#hand");
+  h.replaceChildren();
+  const myTurn = g.turn === msg.you && !g.over && (g.decision === "play" || g.decision === "place");
+  for (const c of sortHand(g.hand)) {
+    const el = cardEl(c);
+    if (myTurn) el.classList.add(g.legal.includes(c) ? "playable" : "dim");
+    if (g.preselect === c) el.classList.add("chosen");
+    attachPointer(el, c);
+    h.append(el);
+  }
+}
+
+function drawSide(msg) {
+  const g = msg.game, you = msg.you;
+  const totals = $("#totals");
+  totals.replaceChildren();
+  for (let s = 0; s < 4; s++) {
+    const tr = document.createElement("tr");
+    const left = g.left[s].map((a) => CONTRACTS[a]).join(", ") || "none";
+    tr.innerHTML = "<th></th><td class='num'></td><td class='left'></td>";
+    tr.children[0].textContent = seatName(s, you);
+    tr.children[1].textContent = String(g.totals[s]);
+    tr.children[2].textContent = left;
+    totals.append(tr);
+  }
+  const hist = $("#history");
+  hist.replaceChildren();
+  const head = document.createElement("tr");
+  head.innerHTML = "<th>#</th><th>contract</th>" + [0, 1, 2, 3].map(() => "<th></th>").join("");
+  [0, 1, 2, 3].forEach((s) => { head.children[2 + s].textContent = s === you ? "you" : `S${s}`; });
+  hist.append(head);
+  for (const h of g.history) {
+    const tr = document.createElement("tr");
+    tr.innerHTML = "<td></td><td></td>" + h.points.map(() => "<td class='num'></td>").join("");
+    tr.children[0].textContent = String(h.no);
+    tr.children[1].textContent = `${CONTRACTS[h.contract] || "?"} (${h.picker === you ? "you" : `S${h.picker}`})`;
+    h.points.forEach((v, s) => { tr.children[2 + s].textContent = v > 0 ? `+${v}` : String(v); });
+    hist.append(tr);
+  }
+  const log = $("#log");
+  log.replaceChildren(...g.log.map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  log.scrollTop = log.scrollHeight;
+}
+
+// ---- playing: tap, drag onto the table, or choose in advance --------------------------
+
+function choose(c) {
+  if (!state || !state.game || busy) return;
+  const g = state.game;
+  const myTurn = g.turn === state.you && (g.decision === "play" || g.decision === "place");
+  if (myTurn) {
+    if (!g.legal.includes(c)) { toast(`${cardName(c)} is not allowed now.`, true); return; }
+    send({ type: "act", action: c });
+  } else if (g.contract >= 0 && !g.over) {
+    send({ type: "preselect", card: g.preselect === c ? null : c });
+  }
+}
+
+function attachPointer(el, c) {
+  el.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0) return;
+    ev.preventDefault();
+    const x0 = ev.clientX, y0 = ev.clientY;
+    let ghost = null;
+    const move = (e) => {
+      if (!ghost && Math.hypot(e.clientX - x0, e.clientY - y0) > 8) {
+        ghost = el.cloneNode(true);
+        ghost.classList.add("ghost");
+        document.body.append(ghost);
+        el.classList.add("lifted");
+      }
+      if (ghost) {
+        ghost.style.left = `${e.clientX - ghost.offsetWidth / 2}px`;
+        ghost.style.top = `${e.clientY - ghost.offsetHeight / 2}px`;
+        $("#felt").classList.toggle("drop", overFelt(e));
+      }
+    };
+    const up = (e) => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      $("#felt").classList.remove("drop");
+      el.classList.remove("lifted");
+      if (ghost) {
+        ghost.remove();
+        if (e.type === "pointerup" && overFelt(e)) choose(c);
+      } else if (e.type === "pointerup") {
+        choose(c);
+      }
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
+  });
+}
+
+function overFelt(e) {
+  const r = $("#felt").getBoundingClientRect();
+  return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+}
+
+// ---- the rest ----------------------------------------------------------------------
+
+function showLastTrick(msg) {
+  const body = $("#overlay-body");
+  body.replaceChildren(para(`Last trick (trick ${msg.trick.trick + 1}) — ${msg.looks_left} `
+    + `look${msg.looks_left === 1 ? "" : "s"} left in this contract`));
+  const row = document.createElement("div");
+  row.className = "last-row";
+  msg.trick.cards.forEach((c, i) => {
+    const seat = (msg.trick.leader + i) % 4;
+    const cell = document.createElement("div");
+    cell.className = "last-cell";
+    const el = cardEl(c);
+    if (seat === msg.trick.winner) el.classList.add("winner");
+    cell.append(el, para(seatName(seat, state ? state.you : null), "who"));
+    row.append(cell);
+  });
+  body.append(row, para(msg.text, "hint"));
+  $("#overlay").hidden = false;
+}
+
+let toastTimer = null;
+function toast(text, bad = false) {
+  const t = $("#toast");
+  t.textContent = text;
+  t.className = bad ? "bad" : "";
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+async function createTable(ev) {
+  ev.preventDefault();
+  const name = $("#create-name").value.trim();
+  localStorage.setItem("trixsim.name", name);
+  const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name }) });
+  const data = await r.json();
+  if (!r.ok) { toast(data.error || "could not create a table", true); return; }
+  localStorage.setItem(`trixsim.seat.${data.table}`, data.token);
+  location.href = data.link + location.search;  // keeps options such as ?pause=0
+}
+
+async function loadSpecs() {
+  try {
+    const r = await fetch("/api/strategies");
+    const data = await r.json();
+    $("#specs").replaceChildren(...data.strategies.map((s) => {
+      const o = document.createElement("option");
+      o.value = s;
+      return o;
+    }));
+  } catch (e) { /* the list is only a convenience */ }
+}
+
+function start() {
+  $("#overlay-close").addEventListener("click", () => { $("#overlay").hidden = true; });
+  $("#last-btn").addEventListener("click", () => send({ type: "last" }));
+  $("#copy-btn").addEventListener("click", () => {
+    $("#share-link").select();
+    if (navigator.clipboard) navigator.clipboard.writeText($("#share-link").value).catch(() => {});
+    toast("Link copied.");
+  });
+  $("#side-btn").addEventListener("click", () => {
+    document.body.classList.toggle("side-open");
+    if (state) showOnly(state.phase === "waiting" ? "waiting" : "game");
+  });
+  $("#create-form").addEventListener("submit", createTable);
+  $("#create-name").value = localStorage.getItem("trixsim.name") || "";
+  $("#sit-name").value = localStorage.getItem("trixsim.name") || "";
+  window.addEventListener("resize", () => { if (state && state.game) showOnly("game"); });
+  if (!tableId) { showOnly("lobby"); return; }
+  loadSpecs();
+  connect();
+}
+
+start();

@@ -1,0 +1,396 @@
+"""Tables, seats and seat tokens: the web table's game logic, with no network in it.
+
+A ``Hub`` holds any number of ``GameTable``s by id. A table has four seats, each open, a
+person's (held by a random seat token, kept by the person's browser) or a bot's (a
+strategy spec). The person who creates a table holds seat 0 and is its host: they may put
+a bot in any open seat. The game starts when four are seated, on a ``trixsim.table.Table``
+with a random seed that never leaves the server.
+
+The server is the only authority: every action is checked against the engine
+(``Table.why_illegal``) for the seat that sent it, and a refusal is a ``Refused`` with a
+one-line reason for that client only. A person who leaves keeps the seat; after
+``bot_after`` seconds away (None: never) a stand-in bot plays for them until they return.
+A card chosen in advance is played when the seat's turn comes if it is still legal, and
+dropped with a notice otherwise. A finished game is written as a trixsim-transcript/1
+record, checked as ``trixsim replay`` checks it.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from trixsim.cards import cards_of
+from trixsim.games.trix.events import Trick
+from trixsim.loading import StrategyLoadError, load_strategy
+from trixsim.serve.wire import event_dict, game_view
+from trixsim.strategy import Strategy
+from trixsim.table import Table
+from trixsim.terminal.session import LOOKS, game_record
+from trixsim.terminal.text import Names, Style, trick_line
+from trixsim.transcript import check_record
+from trixsim.types import PLACE, PLAY, TRIX
+
+HUMAN = "human"
+"""The record's name for a person's seat (as ``trixsim play`` writes it)."""
+OPEN, PERSON, BOT = "open", "human", "bot"
+NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
+
+
+class Refused(Exception):
+    """A client's message that is not allowed; the text goes back to that client only."""
+
+
+@dataclass
+class SeatInfo:
+    """Who sits in one seat."""
+
+    kind: str = OPEN
+    name: str = ""
+    token: str | None = None
+    spec: str | None = None
+    bot: Strategy | None = None
+    online: int = 0
+    """Open connections of the person holding the seat."""
+    away_since: float | None = None
+    preselect: int | None = None
+
+
+def clean_name(text: Any, seat: int) -> str:
+    """A display name: printable, at most 20 characters (default "Seat N")."""
+    name = NAME_RE.sub("", text if isinstance(text, str) else "").strip()[:20]
+    return name or f"Seat {seat}"
+
+
+@dataclass
+class GameTable:
+    """One table: its seats, its game once four are seated, per-seat bookkeeping."""
+
+    id: str
+    bot_after: float | None
+    stand_in: Strategy
+    records: Path | None
+    clock: Callable[[], float] = time.monotonic
+    seats: list[SeatInfo] = field(default_factory=lambda: [SeatInfo() for _ in range(4)])
+    game: Table | None = None
+    seed: int = field(default_factory=lambda: secrets.randbelow(2**63))
+    looks: dict[tuple[int, int], int] = field(default_factory=dict)
+    told: list[int] = field(default_factory=lambda: [0] * 4)
+    record_path: Path | None = None
+    record_error: str | None = None
+
+    # -- seats -----------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``waiting`` for players, ``playing``, or ``over``."""
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.over else "playing"
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat held with ``token`` at this table (None: no seat)."""
+        if not isinstance(token, str) or not token:
+            return None
+        for s, info in enumerate(self.seats):
+            if info.token is not None and secrets.compare_digest(info.token, token):
+                return s
+        return None
+
+    def sit(self, seat: Any, name: Any) -> tuple[int, str]:
+        """Give a person the open seat ``seat`` (None: the first open one): (seat, token)."""
+        if self.game is not None:
+            raise Refused("the game has started: every seat is taken")
+        if seat is None:
+            free = [s for s, i in enumerate(self.seats) if i.kind == OPEN]
+            if not free:
+                raise Refused("the table is full")
+            seat = free[0]
+        s = _seat_number(seat)
+        if self.seats[s].kind != OPEN:
+            raise Refused(f"seat {s} is taken")
+        token = secrets.token_urlsafe(24)
+        self.seats[s] = SeatInfo(kind=PERSON, name=clean_name(name, s), token=token)
+        self._maybe_start()
+        return s, token
+
+    def put_bot(self, by: int | None, seat: Any, spec: Any) -> None:
+        """The host (seat 0) puts a bot playing ``spec`` in an open seat."""
+        self._host_only(by)
+        s = _seat_number(seat)
+        if self.seats[s].kind != OPEN:
+            raise Refused(f"seat {s} is not open")
+        if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
+            raise Refused("give a strategy spec, e.g. heuristic or pimc:worlds=8")
+        try:
+            bot = load_strategy(spec.strip())
+        except StrategyLoadError as exc:
+            raise Refused(str(exc).splitlines()[0]) from None
+        self.seats[s] = SeatInfo(kind=BOT, name=spec.strip(), spec=spec.strip(), bot=bot)
+        self._maybe_start()
+
+    def clear_seat(self, by: int | None, seat: Any) -> None:
+        """The host takes a bot out of a seat before the game starts."""
+        self._host_only(by)
+        s = _seat_number(seat)
+        if self.seats[s].kind != BOT:
+            raise Refused(f"seat {s} holds no bot")
+        self.seats[s] = SeatInfo()
+
+    def _host_only(self, by: int | None) -> None:
+        if by != 0:
+            raise Refused("only the table's host (seat 0) may seat bots")
+        if self.game is not None:
+            raise Refused("the game has started")
+
+    def _maybe_start(self) -> None:
+        if self.game is None and all(i.kind != OPEN for i in self.seats):
+            self.game = Table(self.seed, game_id=0)
+
+    def connected(self, seat: int) -> None:
+        """A connection of the person at ``seat`` opened: they are back."""
+        info = self.seats[seat]
+        info.online += 1
+        info.away_since = None
+
+    def disconnected(self, seat: int) -> None:
+        """A connection closed; with none left the person is away from now."""
+        info = self.seats[seat]
+        info.online = max(0, info.online - 1)
+        if info.online == 0:
+            info.away_since = self.clock()
+
+    def standing_in(self, seat: int) -> bool:
+        """Whether the stand-in bot plays for the (away) person at ``seat`` now."""
+        info = self.seats[seat]
+        return (info.kind == PERSON and self.bot_after is not None
+                and info.away_since is not None
+                and self.clock() - info.away_since >= self.bot_after)
+
+    def wake_in(self) -> float | None:
+        """Seconds until an away person's stand-in must take their turn (None: never)."""
+        g = self.game
+        if g is None or g.over or self.bot_after is None:
+            return None
+        info = self.seats[g.turn]
+        if info.kind != PERSON or info.away_since is None:
+            return None
+        return max(0.0, info.away_since + self.bot_after - self.clock())
+
+    # -- the game --------------------------------------------------------------------
+
+    def act(self, seat: int | None, action: Any) -> None:
+        """The person at ``seat`` takes ``action`` (then call ``advance``)."""
+        if seat is None:
+            raise Refused("take a seat first")
+        g = self._running()
+        if g.turn != seat:
+            raise Refused("it is not your turn")
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise Refused("an action is a number")
+        why = g.why_illegal(action)
+        if why is not None:
+            raise Refused(f"not allowed: {Names(seat).personal(why)}")
+        g.act(action)
+        self.seats[seat].preselect = None
+
+    def preselect(self, seat: int | None, card: Any) -> None:
+        """Choose the card to play when ``seat``'s turn comes (None clears the choice)."""
+        if seat is None:
+            raise Refused("take a seat first")
+        g = self._running()
+        if card is None:
+            self.seats[seat].preselect = None
+            return
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 32:
+            raise Refused("a card is a number 0-31")
+        if card not in cards_of(int(g.view(seat).hand[0])):
+            raise Refused("that card is not in your hand")
+        if g.turn == seat and g.decision in (PLAY, PLACE):
+            raise Refused("it is your turn: play the card")
+        if int(g.view(seat).contract[0]) < 0:
+            raise Refused("wait for the contract to be picked")
+        self.seats[seat].preselect = card
+
+    def last_trick(self, seat: int | None) -> dict[str, Any]:
+        """The last completed trick of this contract; at most ``LOOKS`` times a contract."""
+        if seat is None:
+            raise Refused("take a seat first")
+        g = self._running()
+        v = g.view(seat)
+        number = int(v.contract_no[0])
+        if int(v.contract[0]) in (-1, TRIX):
+            raise Refused("there are no tricks in this contract")
+        tricks = [e for e in g.history if isinstance(e, Trick) and e.contract == number]
+        if not tricks:
+            raise Refused("no trick has been completed in this contract yet")
+        looked = self.looks.get((seat, number), 0)
+        if looked >= LOOKS:
+            raise Refused(f"you have already looked at the last trick {LOOKS} times in this "
+                          "contract")
+        self.looks[(seat, number)] = looked + 1
+        e = tricks[-1]
+        names = Names(seat)
+        return {"type": "last", "trick": event_dict(e), "looks_left": LOOKS - looked - 1,
+                "text": f"Trick {e.trick + 1}: {trick_line_plain(names, e.leader, e.cards)}"
+                        f" → {names.does(e.winner, 'take')} it."}
+
+    def _running(self) -> Table:
+        if self.game is None:
+            raise Refused("the game has not started: four players are needed")
+        if self.game.over:
+            raise Refused("the game is over")
+        return self.game
+
+    def advance(self) -> dict[int, str]:
+        """Let bots, stand-ins and chosen cards play until a person must decide.
+
+        Returns notices for seats whose chosen card could not be played. Writes the record
+        once the game is over.
+        """
+        notices: dict[int, str] = {}
+        g = self.game
+        if g is None:
+            return notices
+        while not g.over:
+            bots = {s: (i.bot if i.kind == BOT else self.stand_in)
+                    for s, i in enumerate(self.seats)
+                    if i.kind == BOT or self.standing_in(s)}
+            g.play_bots(bots)  # type: ignore[arg-type]
+            if g.over:
+                break
+            info = self.seats[g.turn]
+            card = info.preselect
+            if card is None or g.decision not in (PLAY, PLACE):
+                break
+            info.preselect = None
+            why = g.why_illegal(card)
+            if why is None:
+                g.act(card)
+                continue
+            notices[g.turn] = (f"Your chosen card could not be played "
+                               f"({Names(g.turn).personal(why)}): choose again.")
+            break
+        self._drop_stale_choices()
+        if g.over and self.record_path is None and self.record_error is None:
+            self._save()
+        return notices
+
+    def _drop_stale_choices(self) -> None:
+        """Forget chosen cards from an earlier contract (the hand is new)."""
+        g = self.game
+        assert g is not None
+        for s, info in enumerate(self.seats):
+            if info.preselect is not None and (
+                    g.over or info.preselect not in cards_of(int(g.view(s).hand[0]))):
+                info.preselect = None
+
+    def labels(self) -> list[str]:
+        """The record's ``strategies``: a bot's spec, ``human`` for a person."""
+        return [i.spec or HUMAN for i in self.seats]
+
+    def _save(self) -> None:
+        """Write the finished game as a checked trixsim-transcript/1 record."""
+        if self.records is None or self.game is None:
+            return
+        try:
+            rec = game_record(self.game, self.seed, self.labels())
+            check_record(rec)
+            self.records.mkdir(parents=True, exist_ok=True)
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = self.records / f"table-{stamp}-{self.id}.jsonl"
+            path.write_text(rec.to_json() + "\n", encoding="utf-8")
+            self.record_path = path
+        except (OSError, ValueError) as exc:
+            self.record_error = f"{type(exc).__name__}: {exc}"
+            print(f"trixsim serve: could not save table {self.id}'s game: "
+                  f"{self.record_error}", file=sys.stderr)
+
+    # -- what each seat is sent ------------------------------------------------------
+
+    def state(self, seat: int | None, events: bool = True) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (None: someone not seated): the seats, and
+        the game as that seat may see it, with the events since its last state when
+        ``events`` (a fresh connection gets none: the state is complete)."""
+        msg: dict[str, Any] = {
+            "type": "state", "table": self.id, "you": seat, "host": seat == 0,
+            "phase": self.phase,
+            "seats": [{"seat": s, "kind": i.kind, "name": i.name,
+                       "online": i.kind != PERSON or i.online > 0,
+                       "standin": self.standing_in(s)} for s, i in enumerate(self.seats)],
+            "game": None, "events": []}
+        g = self.game
+        if g is None or seat is None:
+            return msg
+        seen = g.history_for(seat)
+        if events:
+            msg["events"] = [d for d in (event_dict(e) for e in seen[self.told[seat]:])
+                             if d is not None]
+        self.told[seat] = len(seen)
+        number = int(g.view(seat).contract_no[0])
+        looks_left = LOOKS - self.looks.get((seat, number), 0)
+        msg["game"] = game_view(g, seat, looks_left, self.seats[seat].preselect)
+        if g.over:
+            msg["game"]["saved"] = self.record_path is not None
+        return msg
+
+
+def trick_line_plain(names: Names, leader: int, cards: tuple[int, ...]) -> str:
+    """``seat 1 Q♥, you A♥`` without colour."""
+    return trick_line(Style(False), names, leader, cards)
+
+
+def _seat_number(seat: Any) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise Refused("a seat is a number 0-3")
+    return seat
+
+
+class Hub:
+    """Every table of one server, by id."""
+
+    MAX_TABLES = 1000
+
+    def __init__(self, bot_after: float | None = None, records: Path | None = None,
+                 stand_in: str = "heuristic", seeds: Iterator[int] | None = None) -> None:
+        self.bot_after, self.records = bot_after, records
+        self.stand_in = load_strategy(stand_in)
+        self.tables: dict[str, GameTable] = {}
+        self.seeds = seeds
+        """The tables' seeds in turn (tests); by default each is a fresh random one."""
+
+    def create(self, name: Any = None) -> tuple[GameTable, str]:
+        """A new table with its creator in seat 0: (table, the creator's seat token)."""
+        if len(self.tables) >= self.MAX_TABLES:
+            self._evict()
+        table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
+                          self.records)
+        if self.seeds is not None:
+            table.seed = next(self.seeds)
+        _, token = table.sit(0, name)
+        self.tables[table.id] = table
+        return table, token
+
+    def _evict(self) -> None:
+        """Drop finished tables, then the oldest ones nobody is connected to."""
+        for tid, t in list(self.tables.items()):
+            if t.phase == "over" or not any(i.online for i in t.seats):
+                del self.tables[tid]
+                if len(self.tables) < self.MAX_TABLES:
+                    return
+        if len(self.tables) >= self.MAX_TABLES:
+            raise Refused("the server has too many tables; try again later")
+
+    def get(self, table_id: str) -> GameTable | None:
+        """The table ``table_id`` (None: no such table)."""
+        return self.tables.get(table_id)
+
+
+__all__ = ["BOT", "HUMAN", "OPEN", "PERSON", "GameTable", "Hub", "Refused", "SeatInfo",
+           "clean_name"]
