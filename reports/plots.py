@@ -8,6 +8,7 @@ a hash of its text.
 
 from __future__ import annotations
 
+import warnings
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams.update({"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
+                            "xtick.labelsize": 10, "ytick.labelsize": 10,
+                            "legend.fontsize": 10, "figure.titlesize": 13,
+                            "savefig.bbox": "tight"})
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
@@ -32,7 +37,7 @@ from trixsim.reports.stats import moments_ci, wilson  # noqa: E402
 
 from trixsim.types import CONTRACT_NAMES  # noqa: E402
 
-DPI = 80
+DPI = 100
 FIXED_COLOURS: dict[str, str] = {
     "heuristic": "#1f77b4",
     "random": "#7f7f7f",
@@ -41,10 +46,13 @@ FIXED_COLOURS: dict[str, str] = {
     "heuristic-early-trix": "#ff7f0e",
     "heuristic-late-trix": "#9467bd",
     "heuristic-fixed-order": "#8c564b",
+    "pimc": "#000000",
+    "pimc:worlds=8": "#17becf",
 }
-PALETTE = ("#e377c2", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
+PALETTE = ("#e377c2", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39",
            "#7b4173", "#3182bd", "#e6550d")
 PICKS = np.arange(1, 8)
+MAX_SERIES = 6  # more strategies than this: one panel per group instead of grouped bars
 MIN_N = 20  # means over fewer values are not drawn (their intervals would swamp the plot)
 
 
@@ -67,11 +75,15 @@ def _legend(ax: Axes, agg: Aggregates, styles: tuple[tuple[str, str], ...] = (),
     handles = [Line2D([], [], color=colour(n), marker="o", ms=3, label=n)
                for n in agg.strategies]
     handles += [Line2D([], [], color="black", ls=ls, label=label) for ls, label in styles]
-    ax.legend(handles=handles, fontsize=kw.pop("fontsize", 7), **kw)
+    if "loc" not in kw:  # outside the axes, on the right: it never covers the data
+        kw |= {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0.0}
+    ax.legend(handles=handles, fontsize=kw.pop("fontsize", 10), **kw)
 
 
 def _save(fig: Figure, out: Path, name: str) -> str:
-    fig.tight_layout(rect=(0, 0, 1, 0.96) if fig.get_suptitle() else None)
+    with warnings.catch_warnings():  # a legend outside the axes: bbox "tight" makes room
+        warnings.simplefilter("ignore", UserWarning)
+        fig.tight_layout(rect=(0, 0, 1, 0.96) if fig.get_suptitle() else None)
     fig.savefig(out / name, dpi=DPI)
     plt.close(fig)
     return name
@@ -97,8 +109,15 @@ def _ci(n: np.ndarray, s: np.ndarray, ss: np.ndarray
 
 def _grouped_bars(ax: Axes, agg: Aggregates, labels: list[str],
                   values: Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
-    """One bar per strategy in each group, with 95% intervals from ``values(k)``."""
+    """One bar per strategy in each group, with 95% intervals from ``values(k)``.
+
+    With more than MAX_SERIES strategies and several groups, each group gets its own
+    small panel inside ``ax`` (one bar per strategy), so no panel holds more than one
+    series; ``ax`` keeps the title and axis labels the caller sets."""
     k_all = len(agg.strategies)
+    if k_all > MAX_SERIES and len(labels) > 1:
+        _bar_facets(ax, agg, labels, values)
+        return
     width = 0.8 / max(k_all, 1)
     x = np.arange(len(labels))
     for k, name in enumerate(agg.strategies):
@@ -107,7 +126,92 @@ def _grouped_bars(ax: Axes, agg: Aggregates, labels: list[str],
         ax.bar(pos, np.nan_to_num(mean), width, color=colour(name), label=name)
         _errbar(ax, pos, mean, lo, hi, fmt="none", ecolor="black", elinewidth=1)
     ax.set_xticks(x, labels)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=10, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
+def _bar_facets(ax: Axes, agg: Aggregates, labels: list[str],
+                values: Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray]]) -> None:
+    """``_grouped_bars`` as one inset panel per group, sharing the y range."""
+    k_all = len(agg.strategies)
+    cells = [values(k) for k in range(k_all)]
+    ax.set_frame_on(False)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.yaxis.labelpad = 38
+    ax.xaxis.labelpad = 6
+    n = len(labels)
+    insets = []
+    for g, label in enumerate(labels):
+        sub = ax.inset_axes((g / n + 0.01, 0.0, 1 / n - 0.02, 0.93))
+        x = np.arange(k_all)
+        mean = np.array([c[0][g] for c in cells], dtype=np.float64)
+        lo = np.array([c[1][g] for c in cells], dtype=np.float64)
+        hi = np.array([c[2][g] for c in cells], dtype=np.float64)
+        sub.bar(x, np.nan_to_num(mean), 0.8, color=[colour(s) for s in agg.strategies])
+        _errbar(sub, x.astype(np.float64), mean, lo, hi, fmt="none", ecolor="black",
+                elinewidth=1)
+        sub.set_title(label, fontsize=10)
+        sub.set_xticks([])
+        if g:
+            sub.tick_params(labelleft=False)
+        insets.append(sub)
+    top = max(s.get_ylim()[1] for s in insets)
+    bottom = min(s.get_ylim()[0] for s in insets)
+    for sub in insets:
+        sub.set_ylim(bottom, top)
+        sub.grid(axis="y", color="0.9")
+    _legend(ax, agg)
+
+
+def _per_strategy(agg: Aggregates, out: Path, name: str, title: str,
+                  series: Callable[[int], tuple[np.ndarray, np.ndarray] | None],
+                  xlabel: str, ylabel: str, step: bool = False, logy: bool = False) -> str:
+    """One line per strategy on one axes, or with more than MAX_SERIES strategies one
+    panel per strategy (the others in light grey behind it, for reference)."""
+    data = [series(k) for k in range(len(agg.strategies))]
+
+    def line(ax: Axes, xy: tuple[np.ndarray, np.ndarray], **kw: object) -> None:
+        if step:
+            ax.step(*xy, where="post", **kw)
+        else:
+            ax.plot(*xy, marker="o", ms=3, **kw)
+
+    k_all = len(agg.strategies)
+    if k_all <= MAX_SERIES:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for k, xy in enumerate(data):
+            if xy is not None:
+                line(ax, xy, color=colour(agg.strategies[k]), label=agg.strategies[k])
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if logy:
+            ax.set_yscale("log")
+        _legend(ax, agg)
+        return _save(fig, out, name)
+    cols = 4
+    rows = -(-k_all // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols, 3.0 * rows + 0.8),
+                             squeeze=False, sharex=True, sharey=True)
+    for k, nm in enumerate(agg.strategies):
+        ax = axes[k // cols, k % cols]
+        for j, xy in enumerate(data):
+            if xy is not None and j != k:
+                line(ax, xy, color="0.85", lw=1)
+        if data[k] is not None:
+            line(ax, data[k], color=colour(nm), lw=1.8)
+        ax.set_title(nm, color=colour(nm))
+        if logy:
+            ax.set_yscale("log")
+        if k % cols == 0:
+            ax.set_ylabel(ylabel)
+        if k + cols >= k_all:
+            ax.tick_params(labelbottom=True)
+    for j in range(k_all, rows * cols):
+        axes[j // cols, j % cols].axis("off")
+    fig.supxlabel(xlabel)
+    fig.suptitle(f"{title} (grey: the other strategies)")
+    return _save(fig, out, name)
 
 
 def overall(agg: Aggregates, out: Path) -> list[str]:
@@ -122,7 +226,8 @@ def overall(agg: Aggregates, out: Path) -> list[str]:
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     _grouped_bars(ax, agg, labels, mean_total)
-    ax.set_title("Mean final total by seat (lower is better), 95% intervals")
+    ax.set_title("Mean final total by seat, pooled over lineups (lower is better), "
+                 "95% intervals")
     ax.set_xlabel("seat")
     ax.set_ylabel("mean final total (points)")
     names.append(_save(fig, out, "overall_mean_total.png"))
@@ -138,34 +243,28 @@ def overall(agg: Aggregates, out: Path) -> list[str]:
         ax.set_ylabel(f"{what} rate (% of games)")
     names.append(_save(fig, out, "overall_win_loss.png"))
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
     bins = 50
     edges = np.arange(TOTAL_MIN, TOTAL_MIN + agg.final_hist.shape[1] + bins, bins)
-    for k, name in enumerate(agg.strategies):
+
+    def totals(k: int) -> tuple[np.ndarray, np.ndarray] | None:
         h = agg.final_hist[k]
         if h.sum() == 0:
-            continue
+            return None
         binned = np.add.reduceat(h, np.arange(0, h.size, bins))
-        share = 100 * binned / h.sum()
-        ax.step(edges[:binned.size], share, where="post", color=colour(name), label=name)
-    ax.set_title("Distribution of final totals")
-    ax.set_xlabel(f"final total (points, bins of {bins})")
-    ax.set_ylabel("share of games (%)")
-    _legend(ax, agg)
-    names.append(_save(fig, out, "final_totals.png"))
+        return edges[:binned.size], 100 * binned / h.sum()
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for k, name in enumerate(agg.strategies):
+    names.append(_per_strategy(
+        agg, out, "final_totals.png", "Distribution of final totals", totals,
+        f"final total (points, bins of {bins})", "share of games (%)", step=True))
+
+    def length(k: int) -> tuple[np.ndarray, np.ndarray] | None:
         h = agg.length_hist[k]
-        if h.sum():
-            ax.plot(np.arange(h.size)[1:], 100 * h[1:] / h.sum(), marker="o", ms=3,
-                    color=colour(name), label=name)
-    ax.set_yscale("log")
-    ax.set_title("Game length (games with the strategy at the table)")
-    ax.set_xlabel("contracts played (28 = full game; fewer = a total went over 1000)")
-    ax.set_ylabel("share of games (%, log scale)")
-    _legend(ax, agg)
-    names.append(_save(fig, out, "game_length.png"))
+        return (np.arange(h.size)[1:], 100 * h[1:] / h.sum()) if h.sum() else None
+
+    names.append(_per_strategy(
+        agg, out, "game_length.png", "Game length (games with the strategy at the table)",
+        length, "contracts played (28 = full game; fewer = a total went over 1000)",
+        "share of games (%, log scale)", logy=True))
     return names
 
 
@@ -175,7 +274,7 @@ def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
     k_all = len(agg.strategies)
     cols = min(k_all, 4)
     rows = -(-k_all // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols + 2, 3.0 * rows + 0.5),
+    fig, axes = plt.subplots(rows, cols, figsize=(3.9 * cols + 2, 3.4 * rows + 0.6),
                              squeeze=False, layout="constrained")
     image = None
     for k, name in enumerate(agg.strategies):
@@ -184,11 +283,11 @@ def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
         share = 100 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
         image = ax.imshow(share.T, vmin=0, vmax=100, cmap="viridis", aspect="auto")
         for (p, c), v in np.ndenumerate(share):
-            ax.text(p, c, f"{v:.0f}", ha="center", va="center", fontsize=6,
+            ax.text(p, c, f"{v:.0f}", ha="center", va="center", fontsize=9,
                     color="white" if v < 60 else "black")
-        ax.set_title(name, color=colour(name), fontsize=9)
+        ax.set_title(name, color=colour(name))
         ax.set_xticks(range(7), [str(p) for p in PICKS])
-        ax.set_yticks(range(N_CONTRACTS), CONTRACT_NAMES if k % cols == 0 else [], fontsize=8)
+        ax.set_yticks(range(N_CONTRACTS), CONTRACT_NAMES if k % cols == 0 else [], fontsize=10)
         ax.set_xlabel("pick number (1-7)")
         if k % cols == 0:
             ax.set_ylabel("contract")
@@ -214,7 +313,7 @@ def contract_ordering(agg: Aggregates, out: Path) -> list[str]:
         ax.set_ylabel("picker's mean points")
         ax.set_xticks(PICKS)
     axes[1, 3].axis("off")
-    _legend(axes[1, 3], agg, loc="center", fontsize=8, title="picker's strategy")
+    _legend(axes[1, 3], agg, loc="center", title="picker's strategy")
     fig.suptitle("Picker's mean points by contract and pick number (multipliers included; "
                  f"cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "picker_points_by_pick.png"))
@@ -242,25 +341,41 @@ def ray_declaration(agg: Aggregates, out: Path) -> list[str]:
     names.append(_save(fig, out, "declaration_rate.png"))
 
     who = "every K♥ holder" if agg.kh_hearts_all_holders else "K♥ held by the picker"
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8), squeeze=False)
+    k_all = len(agg.strategies)
+    cols = min(k_all, 3)
+    rows = -(-k_all // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols + 2.6, 3.6 * rows + 0.9),
+                             squeeze=False, sharex=True, sharey=True)
     hearts = np.arange(9)
-    for w, cname in enumerate(labels):
-        for row, what in enumerate(("holder's points", "holder's points − others' mean")):
-            ax = axes[row, w]
-            for k, name in enumerate(agg.strategies):
-                for d, style in ((1, "-"), (0, "--")):
-                    m = agg.holder_points[k, w, d, :, row]
-                    mean, lo, hi = _ci(m[:, 0], m[:, 1], m[:, 2])
-                    _errbar(ax, hearts + (k + d / 2) * 0.04, mean, lo, hi, color=colour(name),
-                            ls=style, marker="o" if d else "s", ms=3,
-                            label=f"{name}, {'declared' if d else 'not declared'}")
-            ax.set_title(f"{cname}: {what}")
+    styles = {(0, 1): ("-", "o", "ray, declared"), (0, 0): ("--", "s", "ray, not declared"),
+              (1, 1): ("-", "^", "general, declared"),
+              (1, 0): ("--", "v", "general, not declared")}
+    shades = {0: 1.0, 1: 0.55}
+    for k, name in enumerate(agg.strategies):
+        ax = axes[k // cols, k % cols]
+        for (w, d), (ls, mk, label) in styles.items():
+            m = agg.holder_points[k, w, d, :, 1]
+            mean, lo, hi = _ci(m[:, 0], m[:, 1], m[:, 2])
+            _errbar(ax, hearts + (2 * w + d - 1.5) * 0.06, mean, lo, hi, color=colour(name),
+                    alpha=shades[w], ls=ls, marker=mk, ms=5, label=label)
+        ax.axhline(0, color="0.6", lw=1)
+        ax.set_title(name, color=colour(name))
+        if k // cols == rows - 1 or k + cols >= k_all:
             ax.set_xlabel("hearts held by the K♥ holder (cards)")
-            ax.set_ylabel(f"mean {what} (points)")
-    _legend(axes[0, 0], agg, (("-", "declared"), ("--", "not declared")), fontsize=6)
-    fig.suptitle(f"K♥ holder's points, declared (solid) or not (dashed), by hearts held "
-                 f"({who}; cells of {MIN_N}+ contracts), 95% intervals")
-    names.append(_save(fig, out, "declaration_points_by_hearts.png"))
+            ax.tick_params(labelbottom=True)
+        if k % cols == 0:
+            ax.set_ylabel("holder − others' mean (points)")
+    for j in range(k_all, rows * cols):
+        axes[j // cols, j % cols].axis("off")
+    handles = [Line2D([], [], color="black", ls=ls, marker=mk, alpha=shades[w], label=label)
+               for (w, _), (ls, mk, label) in styles.items()]
+    fig.legend(handles=handles, loc="upper right", ncols=4, bbox_to_anchor=(1.0, 0.955))
+    fig.suptitle(f"Does declaring K♥ pay? Holder's points minus the others' mean, by hearts "
+                 f"held ({who}; cells of {MIN_N}+ contracts), 95% intervals")
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / fig.get_figheight()))
+    fig.savefig(out / "declaration_points_by_hearts.png", dpi=DPI)
+    plt.close(fig)
+    names.append("declaration_points_by_hearts.png")
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     groups = [f"{c}, {'declared' if d else 'not declared'}" for c in labels for d in (1, 0)]
@@ -306,7 +421,7 @@ def trix_timing(agg: Aggregates, out: Path) -> list[str]:
         for row in range(2):
             axes[row, col].set_xlabel(xlabel)
             axes[row, col].set_xticks(xs)
-            _legend(axes[row, col], agg)
+    _legend(axes[0, 1], agg)
     fig.suptitle(f"Trix results for the picker (cells of {MIN_N}+ contracts), 95% intervals")
     names.append(_save(fig, out, "trix_results.png"))
 
@@ -335,7 +450,7 @@ def points_distribution(agg: Aggregates, out: Path) -> list[str]:
                 span = slice(max(used[0] - 1, 0), used[-1] + 1)
                 cdf = 100 * np.cumsum(h[span]) / h.sum()
                 ax.step(values[span], cdf, where="post", color=colour(name), label=name)
-            ax.set_title(f"{cname}: {who}", fontsize=9)
+            ax.set_title(f"{cname}: {who}")
             ax.set_xlabel("points for the contract (x: share of contracts with at most x)")
             ax.set_ylabel("cumulative share (%)")
     _legend(axes[0, 0], agg)

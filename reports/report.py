@@ -6,14 +6,23 @@ rendered to both Markdown and HTML, so the two always say the same thing.
 
 from __future__ import annotations
 
-import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
-from trixsim.reports import plots
+from trixsim.reports import plots, verdict_plots, verdicts
 from trixsim.reports.aggregate import DECLARABLE, TRIX, Aggregates, aggregate
+from trixsim.reports.html import render
+from trixsim.reports.pairing import (
+    DealTable,
+    DuplicateRunError,
+    Paired,
+    check_duplicates,
+    load_tables,
+    pair,
+    run_ids,
+)
 from trixsim.reports.stats import moments_ci, wilson
 from trixsim.reports.tables import RunFolder, RunReadError, open_run
 
@@ -66,28 +75,8 @@ class Doc:
         return "\n".join(out)
 
     def html(self) -> str:
-        """The document as a standalone HTML page."""
-        e = html.escape
-        out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>",
-               f"<title>{e(self.title)}</title>",
-               "<style>body{font-family:sans-serif;max-width:1300px;margin:auto;padding:1em}"
-               "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
-               "padding:3px 8px;text-align:right}th{background:#eee}"
-               "img{max-width:100%;display:block;margin:1em 0}</style></head><body>",
-               f"<h1>{e(self.title)}</h1>"]
-        for b in self.blocks:
-            if b[0] == "h":
-                out.append(f"<h{b[1]}>{e(b[2])}</h{b[1]}>")
-            elif b[0] == "p":
-                out.append(f"<p>{e(b[1])}</p>")
-            elif b[0] == "table":
-                out.append("<table><tr>" + "".join(f"<th>{e(c)}</th>" for c in b[1]) + "</tr>")
-                out += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in b[2]]
-                out.append("</table>")
-            else:
-                out.append(f"<img src='{e(b[1])}' alt='{e(b[2])}'>")
-        out.append("</body></html>")
-        return "\n".join(out) + "\n"
+        """The document as a standalone HTML page (table of contents, rendered Markdown)."""
+        return render(self.title, self.blocks)
 
 
 def _ci(mean: float, lo: float, hi: float, digits: int = 1, pct: bool = False) -> str:
@@ -112,24 +101,46 @@ def select(agg: Aggregates, names: Sequence[str]) -> Aggregates:
 
 
 def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str]],
-          title: str, intro: Doc | None = None) -> Doc:
-    """The report document for ``agg`` (``images``: plot files by section function name)."""
+          title: str, intro: Doc | None = None, paired: Paired | None = None,
+          tables: Sequence[DealTable] = ()) -> Doc:
+    """The report document for ``agg`` (``images``: plot files by section function name;
+    ``paired`` and ``tables``: the duplicate pairing of the runs' games)."""
     doc = Doc(title)
+    ids = run_ids(runs)
     doc.p(f"{agg.games:,} games and {agg.contracts:,} contracts from "
           f"{len(runs)} run folder(s). Lower totals are better: the lowest total wins. "
-          "Intervals are 95%: normal approximation for means, Wilson for rates. They treat "
-          "games as independent; lineups of one run share deals, so for a head-to-head "
-          "verdict use `trixsim compare`, whose intervals are over deals.")
-    doc.table(["run folder", "seed", "deals", "lineups"],
-              [[r.path.name, r.meta.get("seed", "?"), f"{r.meta.get('games', 0):,}",
-                _lineups(r.lineups)] for r in runs])
+          "Intervals are 95%. Verdicts between strategies pair games on the same deal and "
+          "seat (runs on one seed share deals) and their intervals are over deals; the "
+          "behaviour sections pool each strategy over all its games, whatever the "
+          "opponents, and treat games as independent.")
     for r in runs:
         note = r.incomplete_note()
         if note:
-            doc.p(f"Note: {note}; the figures cover the games played so far.")
+            doc.p(f"**Incomplete run**: {note}; the figures cover the games played so far.")
+    if paired is not None:
+        verdicts.add_summary(doc, paired)
+        _images(doc, images, "verdict_summary")
     if intro is not None:
         doc.blocks += [("h", 2, intro.title), *intro.blocks]
-    doc.h("Overall")
+        _images(doc, images, "intro")
+    doc.h("Runs and lineups")
+    doc.p("Run id = the run folder's name (parent/name when two inputs share a name); "
+          "`lineups.csv` and `verdicts.csv` in this folder hold the same figures for other "
+          "tools.")
+    doc.table(["run id", "seed", "deals", "lineups", "status", "play time"],
+              [[i, r.meta.get("seed", "?"), f"{r.meta.get('games', 0):,}",
+                _lineups(r.lineups), "complete" if r.complete else "**incomplete**",
+                f"{float(r.meta.get('seconds', 0)):,.0f} s"] for i, r in zip(ids, runs,
+                                                                       strict=True)])
+    if tables:
+        doc.p("Per lineup: each strategy's mean final total over its seats, 95% interval "
+              "over games (a strategy's result depends on who it plays against).")
+        doc.table(["run id", "seed", "lineup", "games", "mean final total by strategy"],
+                  verdicts.lineup_rows(tables))
+    if paired is not None and paired.method:
+        verdicts.add_details(doc, paired)
+        _images(doc, images, "verdict_aspects")
+    doc.h("Overall (pooled over lineups)")
     rows = []
     for k, name in enumerate(agg.strategies):
         m = agg.final[k].sum(axis=0)
@@ -205,9 +216,26 @@ def _images(doc: Doc, images: dict[str, list[str]], section: str) -> None:
         doc.img(name, name.removesuffix(".png").replace("_", " "))
 
 
+def expand_inputs(paths: Sequence[Path | str]) -> list[Path]:
+    """The inputs with each tournament folder replaced by its pair run folders."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if (p / "tournament.json").is_file() and not (p / "run.json").exists():
+            from trixsim.reports.tournament import TournamentError, pair_folders
+
+            try:
+                out += [f for f in pair_folders(p) if f.exists()]
+            except TournamentError as exc:
+                raise ReportError(str(exc)) from None
+        else:
+            out.append(p)
+    return out
+
+
 def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = False,
                  strategies: Sequence[str] = (), title: str = "Trix strategy report",
-                 intro: Doc | None = None) -> list[Path]:
+                 intro: Doc | None = None,
+                 intro_plots: Callable[[Path], list[str]] | None = None) -> list[Path]:
     """Read the runs and write plots, report.md and index.html to ``out``.
 
     Raises ``RunReadError`` for an unreadable run and ``ReportError`` for an existing
@@ -216,23 +244,31 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
     Returns the files written.
     """
     out = Path(out)
+    run_dirs = expand_inputs(run_dirs)
     try:
         check_new_output(out, ("report",), force, inputs=run_dirs)
     except FolderError as exc:
         raise ReportError(str(exc)) from None
-    seen = set()
-    for d in run_dirs:
-        if Path(d).resolve() in seen:
-            raise ReportError(f"{d} is given twice: its games would be counted twice")
-        seen.add(Path(d).resolve())
     runs = [open_run(d) for d in run_dirs]
+    try:
+        check_duplicates(runs)
+    except DuplicateRunError as exc:
+        raise ReportError(str(exc)) from None
     agg = aggregate(runs)
     agg = select(agg, list(strategies) or plots.order(agg.strategies))
+    tables = load_tables(runs, run_ids(runs))
+    paired = pair(tables, agg.strategies)
     with create_folder(out, "report", force, inputs=run_dirs) as (tmp, lock):
         images = {f.__name__: f(agg, tmp) for f in plots.SECTIONS}
-        doc = build(agg, runs, images, title, intro)
+        busiest = agg.strategies[int(np.argmax(agg.final[:, :, 0].sum(axis=1)))]
+        images |= verdict_plots.draw(paired, tmp, reference=busiest)
+        if intro_plots is not None:
+            images["intro"] = intro_plots(tmp)
+        doc = build(agg, runs, images, title, intro, paired, tables)
         (tmp / "report.md").write_text(doc.markdown())
         (tmp / "index.html").write_text(doc.html())
+        verdicts.write_csv(paired, tmp / "verdicts.csv")
+        verdicts.write_lineups_csv(tables, tmp / "lineups.csv")
     lock.release()
     return sorted(f for f in out.iterdir() if not f.name.startswith("."))
 

@@ -25,6 +25,8 @@ PLOTS = ["overall_mean_total.png", "overall_win_loss.png", "final_totals.png",
          "kh_lost.png", "trix_pick.png", "trix_results.png", "trix_forced.png",
          "points_by_contract.png"]
 LINEUP = "heuristic,random,heuristic-declare,random"
+VERDICT_PLOTS = ["verdict_overall.png", "verdict_contracts.png", "verdict_declaration.png",
+                 "verdict_trix.png"]
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +62,16 @@ def test_report_writes_every_plot_and_the_summary(app: click.Group, run_dir: Pat
     page = (out / "index.html").read_text()
     for section in ("Overall", "Contract ordering", "Ray declaration", "Trix timing",
                     "Points per contract"):
-        assert f"## {section}" in md and f"<h2>{section}</h2>" in page
+        assert f"## {section}" in md and f">{section}" in page
     for name in PLOTS:
         assert f"]({name})" in md and f"src='{name}'" in page
+    # the rotated lineup shares deals: the strategies are compared seat by seat
+    assert "## Summary: which strategy is better" in md and "seat only" in md
+    assert "<nav>" in page and "<code>heuristic</code>" in page and "`heuristic`" not in page
+    for name in VERDICT_PLOTS:
+        assert (out / name).read_bytes()[:4] == b"\x89PNG"
+    runs = pd.read_csv(out / "lineups.csv")
+    assert set(runs["run_id"]) == {"small"} and len(runs) == 4 * 3
     for spec in ("heuristic", "random", "heuristic-declare"):
         assert f"| {spec} |" in md
     # an existing report is kept without --force, replaced with it; a file trixsim did
@@ -175,3 +184,29 @@ def test_unknown_strategy(app: click.Group, run_dir: Path, tmp_path: Path) -> No
                                   "-s", "heuristic-late-trix"))
     assert "heuristic-late-trix" in line and "not in the run" in line
     assert not (tmp_path / "r").exists()
+
+
+def test_the_same_games_given_twice_are_refused(app: click.Group, run_dir: Path,
+                                                tmp_path: Path) -> None:
+    line = _one_line_error(invoke(app, "report", run_dir, run_dir, "--out", tmp_path / "r"))
+    assert "given twice" in line
+    copy = _copy(run_dir, tmp_path)
+    line = _one_line_error(invoke(app, "report", run_dir, copy, "--out", tmp_path / "r"))
+    assert "hold the same games" in line and "seed 5" in line
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_incomplete_run_is_reported_as_such(app: click.Group, run_dir: Path,
+                                               tmp_path: Path) -> None:
+    part = _copy(run_dir, tmp_path)
+    meta = json.loads((part / "run.json").read_text())
+    last = meta["chunks"].pop()
+    meta["complete"] = False
+    (part / "run.json").write_text(json.dumps(meta))
+    for key in ("contracts_file", "games_file"):
+        (part / last[key]).unlink()
+    res = invoke(app, "report", part, "--out", tmp_path / "r")
+    assert res.exit_code == 0, res.output
+    assert "note: " in res.output and "is incomplete" in res.output
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "**Incomplete run**" in md and "| **incomplete** |" in md

@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                          "RUNS."),
     "run": ("run", "Play games bot against bot and write per-contract and per-game tables."),
     "serve": ("serve", "Serve web tables where people and bots play Trix in the browser."),
+    "tournament": ("tournament", "Rank strategies by playing every pair of them on "
+                                 "duplicate deals."),
     "tune": ("tune", "Tune a strategy's numeric parameters with SPSA on duplicate deals."),
     "strategies": ("strategies", "List the available strategies: bundled ones and those "
                                  "installed through the 'trixsim.strategies' entry point, "

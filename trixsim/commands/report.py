@@ -25,14 +25,20 @@ def register(group: click.Group) -> None:
                    force: bool) -> None:
         """Write PNG plots, report.md and index.html for the run folders RUNS.
 
-        Reads only the columns it needs, batch by batch, so memory does not grow with the
-        number of games. Covers results per strategy and seat, contract ordering, K♥
-        declaration, trix timing and the points of every contract; means have 95%
-        intervals, rates 95% Wilson intervals.
+        RUNS are run folders (trixsim run or compare) or tournament folders (their pair
+        runs are read). Games on the same deal (same seed and game index) are paired seat
+        by seat, so strategies are compared on equal cards: a one-page summary says, per
+        aspect (overall, contracts picked, K♥ declaration, trix timing), which strategy
+        is better and by how much, with 95% intervals over deals, or that the data cannot
+        tell. Then per-run and per-lineup tables, the per-aspect tables, and the
+        behaviour of each strategy pooled over its games (results per seat, contract
+        ordering, declarations, trix timing, points of every contract). Also writes
+        verdicts.csv and lineups.csv. A run given twice (or a copy of it) is refused; an
+        incomplete run is reported as such.
         """
         # the library (numba, pyarrow, matplotlib) loads only when the command runs
         from trixsim.loading import split_specs
-        from trixsim.reports.report import ReportError, write_report
+        from trixsim.reports.report import ReportError, expand_inputs, write_report
         from trixsim.reports.tables import RunDamagedError, RunReadError, open_run
 
         try:
@@ -44,7 +50,7 @@ def register(group: click.Group) -> None:
             raise click.UsageError(str(exc)) from None
         except OSError as exc:
             raise write_failed(out, exc) from None
-        for line in (open_run(r).incomplete_note() for r in runs):
+        for line in (open_run(r).incomplete_note() for r in expand_inputs(runs)):
             if line:
                 click.echo(f"note: {line}")
         click.echo(f"report written to {out}/ ({len(files)} files: index.html, report.md, "

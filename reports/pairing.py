@@ -1,0 +1,339 @@
+"""Duplicate pairing: games on the same deal and seat, played by two different strategies.
+
+Deals depend only on (seed, game index, contract number), so every game with the same seed
+and game index, in any lineup of any run, was dealt the same cards. Two such games whose
+lineups differ in exactly one seat form a *matched pair*: the only change is that seat's
+strategy, A in one game and B in the other, so the difference of that seat's results is
+the effect of playing A instead of B, with the luck of the cards cancelled. Lineups that
+differ in more seats (``--rotate``) give *seat pairs*: same deal and seat, but other
+opponents too; they are used only for strategy pairs that have no matched pair.
+
+Every comparison is reduced to one value per deal (the mean over the pairs of that deal)
+and its interval is over deals, the independent unit. Differences are always A − B with A
+before B in display order; lower totals win, so a negative difference means A is better.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from trixsim.reports.stats import Estimate, estimate
+from trixsim.reports.tables import RunFolder, RunReadError, batches, decode
+
+from trixsim.loading import split_specs
+from trixsim.types import CONTRACT_NAMES
+
+N_C = len(CONTRACT_NAMES)
+RAY, GENERAL, TRIX = (CONTRACT_NAMES.index(c) for c in ("ray", "general", "trix"))
+KH_CONTRACTS = {RAY: 0, GENERAL: 1}
+DECISIONS = ("both declare", "only A declares", "only B declares", "neither declares")
+TIMINGS = ("A earlier", "same pick", "A later")
+MATCHED, SEAT = "matched", "seat"
+
+Key = tuple[str, str, str, str, str]  # (a, b, aspect, cell, measure)
+
+
+class DuplicateRunError(ValueError):
+    """Two inputs hold the same games; the message is one line for the user."""
+
+
+def run_ids(runs: Sequence[RunFolder]) -> list[str]:
+    """Each run's id: its folder name, or parent/name when two inputs share a name."""
+    names = [r.path.name for r in runs]
+    return [f"{r.path.parent.name}/{r.path.name}" if names.count(r.path.name) > 1
+            else r.path.name for r in runs]
+
+
+def check_duplicates(runs: Sequence[RunFolder]) -> None:
+    """Refuse inputs that hold the same games (same folder, or a copy: same seed, same
+    lineup and overlapping game indices), which would be counted twice."""
+    seen: dict[tuple[int, str], list[tuple[int, int, RunFolder]]] = defaultdict(list)
+    paths: dict[object, RunFolder] = {}
+    for r in runs:
+        key = r.path.resolve()
+        if key in paths:
+            raise DuplicateRunError(f"{r.path} is given twice: its games would be counted "
+                                    "twice")
+        paths[key] = r
+        lo = int(r.meta.get("first_game", 0))
+        hi = lo + int(r.meta.get("games", 0))
+        for lineup in dict.fromkeys(r.lineups):
+            for a, b, other in seen[(int(r.meta.get("seed", 0)), lineup)]:
+                if a < hi and lo < b:
+                    raise DuplicateRunError(
+                        f"{other.path} and {r.path} hold the same games (seed "
+                        f"{r.meta.get('seed')}, lineup {lineup}, games {max(a, lo)}.."
+                        f"{min(b, hi) - 1}): give each run once")
+            seen[(int(r.meta.get("seed", 0)), lineup)].append((lo, hi, r))
+
+
+@dataclass
+class DealTable:
+    """Every game of the runs on one seed, by (lineup row, deal, seat).
+
+    ``finals`` is NaN where a game was not played. ``own[r, d, s, c]`` is seat s's points
+    in contract c it picked itself (multipliers included, 0 if not played), ``table`` the
+    other three seats' summed points in it; ``other`` seat s's points in contracts the
+    others picked. ``trix_pick`` is the pick number of seat s's trix (0: not played).
+    ``kh[r, d, k]`` codes contract number k+1 when it is ray or general:
+    ``which * 8 + holder * 2 + declared`` (-1 otherwise), with the holder's points
+    (``kh_own``) and the other seats' summed points (``kh_table``).
+    """
+
+    seed: int
+    first: int
+    lineups: list[tuple[str, ...]]
+    runs: list[list[str]]
+    finals: np.ndarray
+    own: np.ndarray
+    table: np.ndarray
+    other: np.ndarray
+    trix_pick: np.ndarray
+    kh: np.ndarray
+    kh_own: np.ndarray
+    kh_table: np.ndarray
+
+    @property
+    def deals(self) -> int:
+        """Number of deal indices covered."""
+        return self.finals.shape[1]
+
+
+def load_tables(runs: Sequence[RunFolder], ids: Sequence[str]) -> list[DealTable]:
+    """One ``DealTable`` per seed, merging the runs that share it."""
+    groups: dict[int, list[int]] = defaultdict(list)
+    for k, r in enumerate(runs):
+        groups[int(r.meta.get("seed", 0))].append(k)
+    return [_load_group(seed, [runs[k] for k in ks], [ids[k] for k in ks])
+            for seed, ks in groups.items()]
+
+
+def _load_group(seed: int, runs: list[RunFolder], ids: list[str]) -> DealTable:
+    first = min(int(r.meta.get("first_game", 0)) for r in runs)
+    end = max(int(r.meta.get("first_game", 0)) + int(r.meta.get("games", 0)) for r in runs)
+    rows: dict[tuple[str, ...], int] = {}
+    maps = []
+    for r in runs:
+        m = np.full(256, -1, dtype=np.int64)
+        for i, line in enumerate(r.lineups):
+            m[i] = rows.setdefault(tuple(split_specs(line)), len(rows))
+        maps.append(m)
+    n, g = len(rows), end - first
+    matched, seat = lineup_pairs(list(rows))
+    # without any pair only the finals are needed (per-lineup view): skip the contracts
+    h = g if matched or seat else 0
+    t = DealTable(seed, first, list(rows), [[] for _ in rows],
+                  np.full((n, g, 4), np.nan, dtype=np.float32),
+                  np.zeros((n, h, 4, N_C), dtype=np.int16),
+                  np.zeros((n, h, 4, N_C), dtype=np.int16),
+                  np.zeros((n, h, 4), dtype=np.int32), np.zeros((n, h, 4), dtype=np.int8),
+                  np.full((n, h, 28), -1, dtype=np.int8), np.zeros((n, h, 28), dtype=np.int16),
+                  np.zeros((n, h, 28), dtype=np.int16))
+    for r, rid, m in zip(runs, ids, maps, strict=True):
+        for i in range(len(r.lineups)):
+            t.runs[m[i]].append(rid)
+        _read_games(r, t, m)
+        if h:
+            _read_contracts(r, t, m)
+    return t
+
+
+def _rows(run: RunFolder, t: DealTable, m: np.ndarray, b: dict) -> tuple[np.ndarray, ...]:
+    r = m[b["lineup"].astype(np.int64)]
+    g = b["game"].astype(np.int64) - t.first
+    if (r < 0).any() or (g < 0).any() or (g >= t.deals).any():
+        raise RunReadError(f"{run.path}: a game outside the run's lineups or game range")
+    return r, g
+
+
+def _read_games(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
+    cols = ["game", "lineup", *(f"final_{s}" for s in range(4))]
+    for b in batches(run, "games", cols):
+        r, g = _rows(run, t, m, b)
+        for s in range(4):
+            t.finals[r, g, s] = b[f"final_{s}"]
+
+
+def _read_contracts(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
+    names = {c: i for i, c in enumerate(CONTRACT_NAMES)}
+    cols = ["game", "lineup", "number", "picker", "pick", "contract", "kh_holder", "declared",
+            *(f"points_{s}" for s in range(4))]
+    for b in batches(run, "contracts", cols):
+        r, g = _rows(run, t, m, b)
+        c = decode(b["contract"], names)
+        if c.size and c.max() >= N_C:
+            raise RunReadError(f"{run.path}: unknown contract name in the contracts table")
+        p = b["picker"].astype(np.int64)
+        pts = np.stack([b[f"points_{s}"] for s in range(4)], axis=1).astype(np.int64)
+        rows = np.arange(len(r))
+        total = pts.sum(axis=1)
+        t.own[r, g, p, c] = pts[rows, p]
+        t.table[r, g, p, c] = total - pts[rows, p]
+        for s in range(4):
+            np.add.at(t.other[:, :, s], (r, g), np.where(p != s, pts[:, s], 0))
+        trix = c == TRIX
+        t.trix_pick[r[trix], g[trix], p[trix]] = b["pick"][trix]
+        holder = b["kh_holder"].astype(np.int64)
+        kh = ((c == RAY) | (c == GENERAL)) & (holder >= 0) & (holder < 4)
+        k = np.clip(b["number"].astype(np.int64), 1, 28)[kh] - 1
+        h = holder[kh]
+        code = (c[kh] == GENERAL) * 8 + h * 2 + b["declared"][kh].astype(np.int64)
+        ri, gi = r[kh], g[kh]
+        t.kh[ri, gi, k] = code
+        t.kh_own[ri, gi, k] = pts[kh][np.arange(h.size), h]
+        t.kh_table[ri, gi, k] = total[kh] - t.kh_own[ri, gi, k]
+
+
+def lineup_pairs(lineups: Sequence[tuple[str, ...]]
+                 ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+    """(row i, row j, seat) of matched pairs (lineups differing in that seat only) and of
+    seat pairs (differing in more seats; all-same-strategy lineups left out, since their
+    totals say how a table of one strategy plays, not how one seat does)."""
+    matched, seat = [], []
+    for i in range(len(lineups)):
+        for j in range(i + 1, len(lineups)):
+            a, b = lineups[i], lineups[j]
+            diff = [s for s in range(4) if a[s] != b[s]]
+            if len(diff) == 1:
+                matched.append((i, j, diff[0]))
+            elif len(set(a)) > 1 and len(set(b)) > 1:
+                seat += [(i, j, s) for s in diff]
+    return matched, seat
+
+
+@dataclass
+class _Acc:
+    """Per-deal sums and weights of each key within a group; per-deal means across groups."""
+
+    means: dict[Key, list[np.ndarray]] = field(default_factory=lambda: defaultdict(list))
+    _sum: dict[Key, np.ndarray] = field(default_factory=dict)
+    _w: dict[Key, np.ndarray] = field(default_factory=dict)
+
+    def add(self, key: Key, values: np.ndarray, weights: np.ndarray) -> None:
+        w = np.asarray(weights, dtype=np.float64)
+        v = np.where(w > 0, np.nan_to_num(np.asarray(values, dtype=np.float64)), 0.0)
+        if key not in self._sum:
+            self._sum[key], self._w[key] = np.zeros(v.size), np.zeros(v.size)
+        self._sum[key] += v
+        self._w[key] += w
+
+    def flush(self) -> None:
+        for key, w in self._w.items():
+            ok = w > 0
+            if ok.any():
+                self.means[key].append((self._sum[key][ok] / w[ok]).astype(np.float32))
+        self._sum, self._w = {}, {}
+
+
+@dataclass
+class Paired:
+    """Per-deal values of every (a, b, aspect, cell, measure), and how each pair was paired."""
+
+    order: list[str]
+    values: dict[Key, np.ndarray]
+    method: dict[tuple[str, str], str]
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """Strategy pairs (a before b) that could be compared."""
+        return sorted(self.method, key=lambda p: (self.order.index(p[0]),
+                                                   self.order.index(p[1])))
+
+    def get(self, a: str, b: str, aspect: str, cell: str, measure: str) -> Estimate:
+        """Mean over deals with its 95% interval (n = 0 when there is nothing)."""
+        return estimate(self.values.get((a, b, aspect, cell, measure), np.zeros(0)))
+
+    def deal_values(self, a: str, b: str, aspect: str = "total", cell: str = "",
+                    measure: str = "final") -> np.ndarray:
+        """The per-deal values behind ``get``."""
+        return self.values.get((a, b, aspect, cell, measure), np.zeros(0))
+
+
+def pair(tables: Sequence[DealTable], order: Sequence[str]) -> Paired:
+    """Pair every group's games and reduce them to per-deal values per strategy pair."""
+    rank = {s: k for k, s in enumerate(order)}
+    accs = {MATCHED: _Acc(), SEAT: _Acc()}
+    for t in tables:
+        matched, seat = lineup_pairs(t.lineups)
+        for how, plist in ((MATCHED, matched), (SEAT, seat)):
+            by_pair: dict[tuple[str, str], list[tuple[int, int, int]]] = defaultdict(list)
+            for i, j, s in plist:
+                a, b = t.lineups[i][s], t.lineups[j][s]
+                if a not in rank or b not in rank:
+                    continue
+                by_pair[(a, b) if rank[a] < rank[b] else (b, a)].append(
+                    (i, j, s) if rank[a] < rank[b] else (j, i, s))
+            acc = accs[how]
+            for (a, b), items in by_pair.items():  # one strategy pair at a time: less memory
+                for i, j, s in items:
+                    _pair_values(t, i, j, s, lambda *k, a=a, b=b, acc=acc:
+                                 acc.add((a, b, *k[:3]), k[3], k[4]))
+                acc.flush()
+    values: dict[Key, np.ndarray] = {}
+    method: dict[tuple[str, str], str] = {}
+    for how in (MATCHED, SEAT):
+        for key, parts in accs[how].means.items():
+            ab = key[:2]
+            if method.setdefault(ab, how) == how:
+                values[key] = np.concatenate(parts)
+    return Paired(list(order), values, method)
+
+
+def _pair_values(t: DealTable, i: int, j: int, s: int,
+                 add: Callable[..., None]) -> None:
+    """Per-deal differences of row i (strategy A in seat s) minus row j (B), by aspect."""
+    fa, fb = t.finals[i, :, s].astype(np.float64), t.finals[j, :, s].astype(np.float64)
+    ok = (np.isfinite(fa) & np.isfinite(fb)).astype(np.float64)
+    diff = fa - fb
+    add("total", "", "final", diff, ok)
+    own = t.own[i, :, s].astype(np.float64) - t.own[j, :, s]
+    table = (t.table[i, :, s].astype(np.float64) - t.table[j, :, s]) / 3
+    for c, name in enumerate(CONTRACT_NAMES):
+        add("contract", name, "picker", own[:, c], ok)
+        add("contract", name, "table", table[:, c], ok)
+    add("contract", "all own contracts", "picker", own.sum(axis=1), ok)
+    add("contract", "all own contracts", "table", table.sum(axis=1), ok)
+    add("contract", "contracts the others pick", "picker",
+        t.other[i, :, s].astype(np.float64) - t.other[j, :, s], ok)
+    # trix timing: which of A and B took trix earlier on the same deal and seat
+    pa, pb = t.trix_pick[i, :, s].astype(np.int64), t.trix_pick[j, :, s].astype(np.int64)
+    both = ok * ((pa > 0) & (pb > 0))
+    rel = np.sign(pa - pb)
+    add("trix", "", "A pick", pa, both)
+    add("trix", "", "B pick", pb, both)
+    add("trix", "", "pick diff", pa - pb, both)
+    trix_pts = own[:, TRIX]
+    for cell, r in zip(TIMINGS, (-1, 0, 1), strict=True):
+        hit = both * (rel == r)
+        add("trix", cell, "share", rel == r, both)
+        add("trix", cell, "final", diff, hit)
+        add("trix", cell, "trix points", trix_pts, hit)
+        add("trix", cell, "per game", np.where(rel == r, diff, 0.0), both)
+    add("trix", "timing differs", "share", rel != 0, both)
+    add("trix", "timing differs", "final", diff, both * (rel != 0))
+    # K♥: the same contract number is ray (or general) in both games and seat s holds K♥
+    ka, kb = t.kh[i].astype(np.int64), t.kh[j].astype(np.int64)
+    same = (ka >= 0) & (kb >= 0) & ((ka >> 3) == (kb >> 3)) & (((ka >> 1) & 3) == s)
+    same &= ok[:, None] > 0
+    da, db = ka & 1, kb & 1
+    hold = t.kh_own[i].astype(np.float64) - t.kh_own[j]
+    tab = (t.kh_table[i].astype(np.float64) - t.kh_table[j]) / 3
+    for w, wname in ((0, "ray"), (1, "general")):
+        in_w = same & ((ka >> 3) == w)
+        n_w = in_w.sum(axis=1)
+        for cell, (x, y) in zip(DECISIONS, ((1, 1), (1, 0), (0, 1), (0, 0)), strict=True):
+            m = in_w & (da == x) & (db == y)
+            cnt = m.sum(axis=1)
+            name = f"{wname}: {cell}"
+            add("kh", name, "share", cnt, n_w)
+            add("kh", name, "holder", (hold * m).sum(axis=1), cnt)
+            add("kh", name, "table", (tab * m).sum(axis=1), cnt)
+            add("kh", name, "per game", (hold * m).sum(axis=1), ok)
+    differ = same & (da != db)
+    add("kh", "decisions differ", "per game", (hold * differ).sum(axis=1), ok)
+
+
+__all__ = ["DECISIONS", "TIMINGS", "DealTable", "DuplicateRunError", "Paired",
+           "check_duplicates", "lineup_pairs", "load_tables", "pair", "run_ids"]

@@ -1,0 +1,218 @@
+"""Duplicate-aware verdicts: which strategy is better, overall and per aspect, and by how much.
+
+Built on ``pairing.Paired``: every number is a mean over deals of A − B (A before B in
+display order; negative: A scores fewer points, i.e. A is better) with its 95% interval
+over deals. A verdict names the better strategy only when the interval excludes 0;
+otherwise it says that the data cannot tell.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from trixsim.reports.pairing import DECISIONS, MATCHED, TIMINGS, DealTable, Paired
+from trixsim.reports.stats import Estimate, estimate
+
+from trixsim.types import CONTRACT_NAMES
+
+CONTRACT_CELLS = (*CONTRACT_NAMES, "all own contracts", "contracts the others pick")
+SUMMARY_ASPECTS = (
+    ("overall", ("total", "", "final"), "final total per game"),
+    ("contracts picked", ("contract", "all own contracts", "picker"),
+     "points per game from the contracts it picks"),
+    ("K♥ declaration", ("kh", "decisions differ", "per game"),
+     "holder's points per game from ray/general contracts where the two decide differently"),
+    ("trix timing", ("trix", "timing differs", "final"),
+     "final total on deals where the two take trix at different picks"),
+)
+
+
+def verdict(e: Estimate, a: str, b: str, digits: int = 1) -> str:
+    """``A by x [lo, hi]`` (A better), or that the data cannot tell (A − B, lower wins)."""
+    if e.n < 2 or e.se != e.se:
+        return "no data" if e.n == 0 else f"{e.mean:.{digits}f} (too few deals)"
+    if e.se == 0 and e.mean == 0:
+        return "no difference on any deal"
+    if not e.excludes_zero():
+        return f"cannot tell: {e.text(digits)}"
+    better = a if e.mean < 0 else b
+    lo, hi = sorted((abs(e.lo), abs(e.hi)))
+    return f"**{better}** by {abs(e.mean):.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _label(p: Paired, a: str, b: str) -> str:
+    how = "matched" if p.method[(a, b)] == MATCHED else "seat only"
+    return f"`{a}` vs `{b}` ({how})"
+
+
+def summary_rows(p: Paired) -> list[list[str]]:
+    """One row per strategy pair: deals, pairing and the verdict per aspect."""
+    rows = []
+    for a, b in p.pairs():
+        total = p.get(a, b, "total", "", "final")
+        row = [f"`{a}` vs `{b}`", f"{total.n:,}",
+               "matched" if p.method[(a, b)] == MATCHED else "seat only"]
+        row += [verdict(p.get(a, b, *key), a, b) for _, key, _ in SUMMARY_ASPECTS]
+        timing = p.get(a, b, "trix", "timing differs", "share")
+        if timing.n and timing.mean == 0:
+            row[-1] = "same pick on every deal"
+        rows.append(row)
+    return rows
+
+
+def add_summary(doc: Any, p: Paired) -> None:
+    """The one-page summary: per pair and aspect, which strategy is better and by how much."""
+    doc.h("Summary: which strategy is better")
+    if not p.method:
+        doc.p("The runs hold no duplicate games (no two games on the same deal with "
+              "different strategies in one seat), so no strategy can be compared with "
+              "another on equal cards. Play the strategies on one seed (several lineups "
+              "of one run, `--rotate`, `trixsim compare` or `trixsim tournament`).")
+        return
+    doc.p("Games on the same deal (same seed and game index) are paired seat by seat: "
+          "*matched* pairs differ only in that seat's strategy; *seat only* pairs (used "
+          "when no matched pair exists) also have other opponents. Each cell names the "
+          "strategy with fewer points (lower is better) and by how many points, with the "
+          "95% interval over deals, or says that the interval includes 0 (cannot tell). "
+          "Aspects: " + "; ".join(f"*{name}*: {what}" for name, _, what in SUMMARY_ASPECTS)
+          + ".")
+    doc.table(["pair (A vs B)", "deals", "paired", *(n for n, _, _ in SUMMARY_ASPECTS)],
+              summary_rows(p))
+
+
+def add_details(doc: Any, p: Paired) -> None:
+    """Per aspect, the A − B tables behind the summary."""
+    pairs = p.pairs()
+    if not pairs:
+        return
+    doc.h("Duplicate comparison by aspect")
+    doc.p("A − B per game on the same deals and seats, mean [95% interval over deals]; "
+          "negative: A scores fewer points (better).")
+    doc.h("Contracts picked: what the choice earned", 3)
+    doc.p("Picker's points (multipliers included) per game from each contract it picks "
+          "itself, A − B. The last two columns add up the own contracts and the points "
+          "the seat takes in contracts the others pick; these two sum to the difference "
+          "of final totals (apart from the 1000 rule).")
+    doc.table(["pair", *CONTRACT_CELLS],
+              [[_label(p, a, b), *(p.get(a, b, "contract", c, "picker").text()
+                                   for c in CONTRACT_CELLS)] for a, b in pairs])
+    doc.p("The table's side: the other three seats' mean points per game in the contracts "
+          "the seat picks, A − B (positive: A's choices make the others score more, which "
+          "helps A's standing).")
+    doc.table(["pair", *CONTRACT_CELLS[:-1]],
+              [[_label(p, a, b), *(p.get(a, b, "contract", c, "table").text()
+                                   for c in CONTRACT_CELLS[:-1])] for a, b in pairs])
+    doc.h("K♥ declaration decision", 3)
+    doc.p("Ray and general contracts with the same contract number in both games of a pair "
+          "and K♥ in the compared seat, split by the two decisions. *share*: % of these "
+          "contracts; *holder*: A − B holder's points per contract (the −50 included); "
+          "*others*: the other seats' mean points; *per game*: the holder's difference "
+          "summed per game (its contribution to the final total).")
+    for which in ("ray", "general"):
+        rows = []
+        for a, b in pairs:
+            for cell in DECISIONS:
+                name = f"{which}: {cell}"
+                share = p.get(a, b, "kh", name, "share")
+                if share.n == 0 or share.mean == 0:
+                    continue
+                rows.append([_label(p, a, b), cell, f"{100 * share.mean:.1f}%",
+                             p.get(a, b, "kh", name, "holder").text(),
+                             p.get(a, b, "kh", name, "table").text(),
+                             p.get(a, b, "kh", name, "per game").text()])
+        doc.p(f"**{which}**:")
+        doc.table(["pair", "decisions", "share", "holder A − B", "others A − B",
+                   "per game A − B"], rows)
+    doc.h("Trix timing", 3)
+    doc.p("Pick number at which the compared seat took trix in each game of a pair (deals "
+          "where both took it), the share of deals where A took it earlier, at the same "
+          "pick or later, and the final total difference on those deals (the game-level "
+          "effect of the timing, with everything that followed from it).")
+    rows = []
+    for a, b in pairs:
+        row = [_label(p, a, b), p.get(a, b, "trix", "", "A pick").text(2),
+               p.get(a, b, "trix", "", "B pick").text(2)]
+        for cell in TIMINGS:
+            share = p.get(a, b, "trix", cell, "share")
+            row.append(f"{100 * share.mean:.1f}%" if share.n else "–")
+            e = p.get(a, b, "trix", cell, "final")
+            row.append(e.text() if e.n > 1 else "–")
+        rows.append(row)
+    doc.table(["pair", "A's pick", "B's pick",
+               *(f"{c}: {w}" for c in TIMINGS for w in ("share", "final A − B"))], rows)
+
+
+def _num(e: Estimate) -> list[str]:
+    return ["" if x != x else f"{x:.4f}" for x in (e.mean, e.se, e.lo, e.hi)]
+
+
+def write_csv(p: Paired, path: Path) -> None:
+    """Every estimate as a long table: a, b, pairing, aspect, cell, measure, deals, mean,
+    se, lo, hi (for pandas, polars, DuckDB or a spreadsheet)."""
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["a", "b", "pairing", "aspect", "cell", "measure", "deals", "mean", "se",
+                    "lo", "hi"])
+        for key in sorted(p.values, key=lambda k: (p.order.index(k[0]),
+                                                    p.order.index(k[1]), *k[2:])):
+            e = p.get(*key)
+            w.writerow([*key[:2], p.method[key[:2]], *key[2:], e.n, *_num(e)])
+
+
+def pair_matrix(p: Paired, order: Sequence[str]) -> list[list[Estimate | None]]:
+    """``m[i][j]``: strategy i − strategy j final total per game (None: not compared)."""
+    m: list[list[Estimate | None]] = [[None] * len(order) for _ in order]
+    for a, b in p.pairs():
+        if a in order and b in order:
+            e = p.get(a, b, "total", "", "final")
+            i, j = order.index(a), order.index(b)
+            m[i][j] = e
+            m[j][i] = Estimate(e.n, -e.mean, e.se)
+    return m
+
+
+def _lineup_estimates(t: DealTable, r: int) -> tuple[int, list[tuple[str, int, Estimate]]]:
+    """Games played in lineup row r and each strategy's mean final total over its seats."""
+    fin = t.finals[r].astype(np.float64)
+    played = np.isfinite(fin).all(axis=1)
+    out = []
+    for s in dict.fromkeys(t.lineups[r]):
+        seats = [k for k in range(4) if t.lineups[r][k] == s]
+        out.append((s, len(seats), estimate(fin[played][:, seats].mean(axis=1))))
+    return int(played.sum()), out
+
+
+def lineup_rows(tables: Sequence[DealTable]) -> list[list[str]]:
+    """Per lineup of every run: run ids, seed, lineup, games, each strategy's mean final
+    total over its seats [95% interval over games]."""
+    rows = []
+    for t in tables:
+        for r, lineup in enumerate(t.lineups):
+            n, ests = _lineup_estimates(t, r)
+            cells = [f"`{s}` ×{k}: {e.text() if e.n > 1 else '–'}" for s, k, e in ests]
+            rows.append([", ".join(dict.fromkeys(t.runs[r])), str(t.seed),
+                         f"`{','.join(lineup)}`", f"{n:,}", "; ".join(cells)])
+    return rows
+
+
+def write_lineups_csv(tables: Sequence[DealTable], path: Path) -> None:
+    """Per (run, lineup, strategy): seats, games and mean final total with its interval."""
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["run_id", "seed", "lineup", "strategy", "seats", "games", "mean_final",
+                    "lo", "hi"])
+        for t in tables:
+            for r, lineup in enumerate(t.lineups):
+                n, ests = _lineup_estimates(t, r)
+                for s, k, e in ests:
+                    num = _num(e)
+                    w.writerow([";".join(dict.fromkeys(t.runs[r])), t.seed, ",".join(lineup),
+                                s, k, n, num[0], num[2], num[3]])
+
+
+__all__ = ["add_details", "add_summary", "lineup_rows", "pair_matrix", "summary_rows",
+           "verdict", "write_csv", "write_lineups_csv"]
