@@ -301,11 +301,11 @@ def test_no_other_hand_is_shown_before_its_cards_are_played(seat: int) -> None:
     a line telling an event, by that event; for the status and commands, by now."""
     table = Table(13, game_id=0)
     bot = load_strategy("heuristic")
-    printed: list[tuple[int, str]] = []  # (events that happened before the line, line)
+    printed: list[tuple[int, str]] = []  # (events the seat was told before the line, line)
     telling: list[int] = []  # events told so far, while the narrator tells one
 
     def say(line: str) -> None:
-        printed.append((telling[0] if telling else len(table.history), line))
+        printed.append((telling[0] if telling else len(table.history_for(seat)), line))
 
     session = Session(table, seat, {s: bot for s in range(4) if s != seat}, ["x"] * 4, say)
     lines = session.narrator.lines
@@ -326,7 +326,7 @@ def test_no_other_hand_is_shown_before_its_cards_are_played(seat: int) -> None:
     session._catch_up = catch_up  # type: ignore[method-assign]
     choose = randomly(2)
     assert session.run(lambda prompt: typed(table.decision, choose(table), 0)) == OVER
-    history = table.history
+    history = table.history_for(seat)  # what the seat is told, in order
     checked = 0
     for upto, line in printed:
         past = history[:upto]
@@ -343,16 +343,24 @@ def test_no_other_hand_is_shown_before_its_cards_are_played(seat: int) -> None:
         isinstance(e, Place) for e in history)
 
 
-def test_a_keep_quiet_is_not_told() -> None:
-    """Only a made declaration is public: a holder keeping quiet would give away the K♥."""
-    table = Table(2, game_id=0)
-    printed: list[str] = []
-    bot = load_strategy("random")
-    session = Session(table, 0, {1: bot, 2: bot, 3: bot}, ["x"] * 4, printed.append)
-    assert session.run(lambda p: typed(table.decision, first(table), 0)) == OVER
-    quiet = [e for e in table.history if type(e).__name__ == "Declare" and not e.declared]
-    assert quiet  # the game had some
-    assert not any("keep" in line.lower() or "quiet" in line.lower() for line in printed)
+def test_a_keep_quiet_is_told_to_the_holder_alone() -> None:
+    """Only a made declaration is public: a holder keeping quiet would give away the K♥,
+    so the person hears of their own quiet decisions and of no one else's."""
+    others = 0  # quiet decisions by bots, which the person must not hear of
+    for seat in range(4):
+        table = Table(2, game_id=0)
+        printed: list[str] = []
+        bot = load_strategy("random")
+        session = Session(table, seat, {s: bot for s in range(4) if s != seat}, ["x"] * 4,
+                          printed.append)
+        assert session.run(lambda p, t=table: typed(t.decision, first(t), 0)) == OVER
+        quiet = [e.seat for e in table.history
+                 if type(e).__name__ == "Declare" and not e.declared]
+        said = [line for line in printed if "quiet" in line.lower()]
+        assert len(said) == quiet.count(seat)
+        assert all(line.startswith("You keep quiet about the K♥") for line in said)
+        others += len(quiet) - quiet.count(seat)
+    assert others > 0
 
 
 def test_session_quits_when_asked() -> None:

@@ -85,10 +85,42 @@ def test_the_table_keeps_what_happened_filtered_per_seat() -> None:
     assert isinstance(table.history[-1], GameEnd)
     for seat in range(4):
         mine = table.history_for(seat)
-        assert len(mine) == len(table.history)
-        for e, full in zip(mine, table.history, strict=True):
+        told = [e for e in table.history if not quiet_declaration_of_another(e, seat)]
+        assert len(mine) == len(told)
+        for e, full in zip(mine, told, strict=True):
             if isinstance(e, Deal):
                 assert e.hands[seat] == full.hands[seat]
                 assert all(h == 0 for s, h in enumerate(e.hands) if s != seat)
             else:
                 assert e == full
+
+
+def quiet_declaration_of_another(e: object, seat: int) -> bool:
+    """A K-heart declaration left unmade by another seat: it would tell ``seat`` who
+    holds the K-heart, so only the holder sees it."""
+    from trixsim.games.trix.events import Declare
+
+    return isinstance(e, Declare) and not e.declared and e.seat != seat
+
+
+def test_a_quiet_k_heart_holder_stays_hidden_from_the_other_seats() -> None:
+    """In a ray contract where the holder does not declare, only the holder's history
+    says that a declaration was decided (reproduces the leak: every seat saw it)."""
+    from trixsim.games.trix.events import Declare, Pick
+    from trixsim.types import DECLARE, RAY
+
+    for seed in range(40):
+        table = Table(seed)
+        table.act(RAY)
+        if table.decision != DECLARE:
+            continue
+        holder = table.turn
+        table.act(0)  # keep quiet
+        assert any(isinstance(e, Declare) and not e.declared for e in table.history)
+        for seat in range(4):
+            mine = table.history_for(seat)
+            assert any(isinstance(e, Pick) for e in mine)
+            quiet = [e for e in mine if isinstance(e, Declare)]
+            assert quiet == ([Declare(0, 0, holder, False)] if seat == holder else [])
+        return
+    raise AssertionError("no deal of the first 40 puts a K-heart declaration to its holder")

@@ -72,9 +72,9 @@ class Table:
         self.history += decode(self._log.rows, self.state.game_id)
 
     def history_for(self, seat: Seat) -> list[Event]:
-        """Everything that happened, as ``seat`` may see it (other hands hidden): what a
-        table sends a player who joins or comes back."""
-        return [visible_to(e, seat) for e in self.history]
+        """Everything that happened, as ``seat`` may see it (other hands hidden, a quiet
+        K♥ holder too): what a table sends a player who joins or comes back."""
+        return [v for e in self.history if (v := visible_to(e, seat)) is not None]
 
     def play_bots(self, bots: Mapping[int, Strategy]) -> None:
         """Let the bots at the seats in ``bots`` act until another seat must decide.

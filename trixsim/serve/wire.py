@@ -3,11 +3,10 @@
 Everything a web client receives about the game is built here, from ``Table.view(seat)``
 (own hand only) and ``Table.history_for(seat)``, field by field: nothing is copied over
 wholesale, so a field added to the engine's state or events reaches no browser unless it
-is named here. Two things the engine's per-seat history still tells are held back:
-
-* a K♥ declaration left unmade (``Declare(declared=False)``) would show who holds the K♥;
-* while the K♥ holder decides whether to declare, the other seats are told it is that
-  seat's turn to play, not that it is deciding on a declaration.
+is named here. The engine's per-seat history already keeps a K♥ declaration left unmade
+from everyone but the holder (it would say who holds the K♥); one more thing is held back
+here: while the K♥ holder decides whether to declare, the other seats are told it is
+that seat's turn to play, not that it is deciding on a declaration.
 
 Completed tricks are not part of the state (won tricks lie face down: the "last trick"
 may be looked at twice per contract); the events of one update do carry the trick just
@@ -38,11 +37,6 @@ from trixsim.types import CONTRACT_NAMES, DECISION_NAMES, DECLARE, PICK, PLAY, T
 
 LOG_LINES = 40
 """How many of the latest log lines a state carries."""
-
-
-def shown(e: Event) -> bool:
-    """Whether an event is told to the seats at all (a quiet declaration is not)."""
-    return not (isinstance(e, Declare) and not e.declared)
 
 
 def event_dict(e: Event) -> dict[str, Any] | None:
@@ -89,7 +83,7 @@ def log_lines(events: list[Event], seat: int) -> list[str]:
             out.append(f"{name.capitalize()} is over: {names.row(e.points, sign=True)}.")
         elif isinstance(e, GameEnd):
             out += ["Game over.", *result_lines(names, e.totals)]
-        elif shown(e):
+        else:
             out += [line.strip() for line in narrator.lines(e) if line.strip()]
     return out
 
@@ -170,4 +164,4 @@ def game_view(table: Table, seat: int, looks_left: int,
     }
 
 
-__all__ = ["LOG_LINES", "event_dict", "game_view", "log_lines", "shown"]
+__all__ = ["LOG_LINES", "event_dict", "game_view", "log_lines"]

@@ -163,8 +163,8 @@ def result_lines(names: Names, totals: list[int] | tuple[int, ...]) -> list[str]
 class Narrator:
     """The game's events as lines for the person at seat ``names.me``.
 
-    It sees the events as that seat may (``Table.history_for``); a declaration left
-    unmade is not told, since it would give away who holds the K♥.
+    It sees the events as that seat may (``Table.history_for``): a declaration left
+    unmade reaches only the K♥ holder, for anyone else would learn who holds it.
     """
 
     def __init__(self, style: Style, names: Names) -> None:
@@ -187,8 +187,8 @@ class Narrator:
             return [f"{n(e.seat, True)} picked {st.bold(CONTRACT_NAMES[e.choice])}"
                     f" ({multiplier(e.pick, e.choice)}{forced})."]
         if isinstance(e, Declare):
-            if not e.declared:
-                return []
+            if not e.declared:  # only its holder is told (``visible_to``)
+                return [f"{n.does(e.seat, 'keep')} quiet about the {st.card(5)}."]
             return [f"{n.does(e.seat, 'declare')} the {st.card(5)}: 200 to whoever takes it, "
                     f"-50 for {n(e.seat)} if someone else does."]
         if isinstance(e, Trick):

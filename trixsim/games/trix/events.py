@@ -189,11 +189,17 @@ def decode(rows: np.ndarray, game_ids: np.ndarray) -> list[Event]:
     return out
 
 
-def visible_to(event: Event, seat: int) -> Event:
-    """The event as ``seat`` may see it: a deal shows only the seat's own hand."""
+def visible_to(event: Event, seat: int) -> Event | None:
+    """The event as ``seat`` may see it, or None when it is not told to that seat.
+
+    A deal shows only the seat's own hand. A K♥ declaration left unmade is known only to
+    its holder: telling the others that a decision was taken would name the holder.
+    """
     if isinstance(event, Deal):
         hands = tuple(h if s == seat else 0 for s, h in enumerate(event.hands))
         return Deal(event.game, event.contract, event.picker, hands)  # type: ignore[arg-type]
+    if isinstance(event, Declare) and not event.declared and event.seat != seat:
+        return None
     return event
 
 
