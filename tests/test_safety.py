@@ -396,3 +396,15 @@ def test_honest_games_pass_the_audit() -> None:
 def test_run_api_still_plays_whole_runs(tmp_path: Path) -> None:
     summary = run(RunConfig(games=20, seed=1, lineups=("random",), batch_size=7), tmp_path / "x")
     assert summary.games == 20 and read_run(tmp_path / "x")["complete"]
+
+
+def test_what_folders_hold_does_not_depend_on_what_was_imported() -> None:
+    """``--force`` judges a report or tournament folder by ``trixsim.folders`` alone:
+    before, the reports package added CSV tables and the tournament kind when imported,
+    so a process that had not imported it refused its own report folders."""
+    probe = ("import json, trixsim.folders as f; a = json.dumps(f.CONTENTS, sort_keys=True); "
+             "import reports; print(a == json.dumps(f.CONTENTS, sort_keys=True), "
+             "'tournament' in f.CONTENTS, '*.csv' in f.CONTENTS['report'])")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "True", "True"]

@@ -38,10 +38,11 @@ _RUN = (*_COMMON, "run.json", "run.log", "contracts", "games", "compare.json", "
 CONTENTS: dict[str, tuple[str, ...]] = {
     "run": _RUN,
     "compare": _RUN,
-    "report": (*_COMMON, "report.md", "index.html", "*.png"),
+    "report": (*_COMMON, "report.md", "index.html", "*.png", "*.csv"),
     "tune": (*_COMMON, "tune.json", "state.json", "verdict.json", "best.toml", "history.*",
              "*.png", "verify", "run.log",
              "report.md"),
+    "tournament": (*_COMMON, "tournament.json", "report.md", "report", "pair-*"),
 }
 _SUBFOLDERS: dict[str, tuple[str, ...]] = {
     "contracts": ("*.parquet", ".tmp-*"),
