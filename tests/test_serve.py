@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import socket
 import time
 from pathlib import Path
@@ -286,6 +287,8 @@ def test_two_people_play_with_choices_in_advance(tmp_path: Path,
                 auto += bool(played)
                 notices += bool(told)
                 assert not (played and told)
+                for x in told:  # cards named as people read them (9♦), not as records do
+                    assert not re.search(r"\b(10|[789JQKA])[HCDS]\b", x["message"]), x
                 if not played and not told:  # still chosen, or its contract ended
                     assert latest[other]["game"]["preselect"] in (chosen, None)
         assert ma["game"]["over"] and latest[1]["game"]["over"]

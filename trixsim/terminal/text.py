@@ -9,9 +9,10 @@ at the keyboard is "you"; the others are "seat N".
 from __future__ import annotations
 
 import os
+import re
 from typing import TextIO
 
-from trixsim.cards import RANKS, SUIT_SYMBOLS, Card, card_name, cards_of, parse_card
+from trixsim.cards import RANKS, SUIT_SYMBOLS, Card, card_name, card_symbol, cards_of, parse_card
 from trixsim.games.trix.events import (
     ContractEnd,
     Deal,
@@ -99,7 +100,11 @@ class Names:
         for old, new in ((me + "does not", "you do not"), (me + "has ", "you have "),
                          ("cannot pass: it can", "cannot pass: you can"), (me, "you ")):
             why = why.replace(old, new)
-        return why
+        return _RECORD_CARD.sub(lambda m: card_symbol(parse_card(m[0])), why)
+
+
+_RECORD_CARD = re.compile(r"\b(?:10|[789JQKA])[HCDS]\b")
+"""A card named as records name it (``10D``), which people read as ``10♦``."""
 
 
 def hand_line(style: Style, hand: int, playable: set[int] | None = None) -> str:
