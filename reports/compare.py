@@ -21,6 +21,7 @@ from trixsim.reports.report import Doc
 from trixsim.reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, open_run
 
+from trixsim.folders import write_atomic
 from trixsim.pool import Backend, LocalBackend
 from trixsim.runfolder import CompareSettings, RunFolderError, compare_settings
 from trixsim.runner import RunConfig, RunWriter
@@ -309,9 +310,8 @@ def _rounds(sprt: SPRT, diffs: np.ndarray, size: int) -> list[dict[str, object]]
 def write(result: Comparison, out: Path) -> None:
     """Write ``compare.json`` and ``report.md`` into the run folder ``out``."""
     text = json.dumps(_finite(result.to_json()), indent=1, allow_nan=False)
-    (out / "compare.json").write_text(text + "\n")
-    doc = result.doc()
-    (out / "report.md").write_text(doc.markdown())
+    write_atomic(out / "compare.json", text + "\n")
+    write_atomic(out / "report.md", result.doc().markdown())
 
 
 def _finite(x: object) -> object:

@@ -28,7 +28,7 @@ from trixsim.reports.stats import Estimate
 from trixsim.reports.tables import open_run
 from trixsim.reports.verdicts import pair_matrix
 
-from trixsim.folders import create_folder
+from trixsim.folders import create_folder, write_atomic
 from trixsim.pool import Backend, LocalBackend
 from trixsim.runner import RunConfig, RunWriter
 
@@ -245,9 +245,9 @@ def write(ranking: Ranking, out: Path) -> None:
     """Add the ranking to tournament.json and write report.md into ``out``."""
     settings = read_settings(out)
     settings["ranking"] = _finite(ranking.to_json())
-    (out / "tournament.json").write_text(json.dumps(settings, indent=1, allow_nan=False)
-                                         + "\n")
-    (out / "report.md").write_text(ranking.doc().markdown())
+    write_atomic(out / "tournament.json",  # what --resume reads: never half written
+                 json.dumps(settings, indent=1, allow_nan=False) + "\n")
+    write_atomic(out / "report.md", ranking.doc().markdown())
 
 
 def _finite(x: object) -> object:

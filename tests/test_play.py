@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
 from collections.abc import Callable
@@ -251,6 +252,27 @@ def test_quit_exits_cleanly_and_a_saved_game_resumes(tmp_path: Path) -> None:
     assert code == 0 and "Game left unsaved." in output
     code, output = play(["--resume", str(save), "--seed", "3"], "")
     assert code == 2 and "--resume takes the seat" in output
+
+
+def test_a_save_that_fails_keeps_the_earlier_save_whole(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saving over an earlier save on a full disk: one line, and the earlier save stays as
+    it was (before, the file was rewritten in place and could be left cut short)."""
+    save = tmp_path / "save.json"
+    code, output = play(["--seed", "9"], "quit\n" + f"{save}\n")
+    assert code == 0, output[-2000:]
+    earlier = save.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    part = Script(9, choose=randomly(1), stop_after=12)
+    code, output = play(["--seed", "9"], part.text + "quit\n" + f"{save}\n")
+    assert code == 1
+    assert output.strip().splitlines()[-1].endswith(f"Error: cannot save to {save}: "
+                                                    "No space left on device")
+    assert save.read_bytes() == earlier and sorted(tmp_path.iterdir()) == [save]
 
 
 def test_end_of_input_and_ctrl_c_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -257,6 +257,24 @@ def _move_into_place(tmp: Path, path: Path, kind: Kind, force: bool,
     shutil.rmtree(trash)
 
 
+def write_atomic(path: Path | str, data: str | bytes, tmp: Path | None = None) -> None:
+    """Replace the file ``path`` by ``data`` at once: written to a temporary file of this
+    process beside it (``tmp``, else ``.NAME.tmp-PID``), synced, then renamed over it. A
+    reader never sees half a file, and a write that fails or is interrupted leaves the old
+    file as it was and no temporary file behind."""
+    path = Path(path)
+    tmp = tmp or path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 __all__ = ["CONTENTS", "LOCK", "MARKER", "FolderError", "FolderLock", "FolderLocked",
            "check_new_output", "check_replaceable", "create_folder", "holder", "kind_of",
-           "write_marker"]
+           "write_atomic", "write_marker"]

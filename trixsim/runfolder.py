@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
+from trixsim.folders import write_atomic
+
 FORMAT = "trixsim-run/1"
 TABLES = ("contracts", "games")
 _TMP = re.compile(r"^\.tmp-")
@@ -151,16 +153,8 @@ def place_chunk(out: Path | str, chunk: Chunk) -> Chunk:
         if data_digest(blob) != chunk["sha256"][table]:
             raise RunFolderError(f"chunk lineup {chunk['lineup']} games {chunk['start']}: "
                                  f"the {table} file arrived damaged")
-        tmp = temp_file(out, table, chunk["lineup"], chunk["start"])
-        try:
-            with open(tmp, "wb") as fh:
-                fh.write(blob)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, out / chunk[f"{table}_file"])  # type: ignore[literal-required]
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        write_atomic(out / chunk[f"{table}_file"], blob,  # type: ignore[literal-required]
+                     tmp=temp_file(out, table, chunk["lineup"], chunk["start"]))
     return chunk
 
 
@@ -183,17 +177,7 @@ def digest(path: Path) -> str:
 def write_run_json(out: Path | str, meta: RunMeta) -> None:
     """Write run.json atomically: a temporary file of this process, synced, then renamed;
     on failure the old run.json stays and the temporary file is removed."""
-    path = Path(out) / "run.json"
-    tmp = path.with_name(f".run.json.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(meta, indent=1) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_atomic(Path(out) / "run.json", json.dumps(meta, indent=1) + "\n")
 
 
 def read_run(out: Path | str) -> RunMeta:

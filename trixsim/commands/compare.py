@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import sys
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from trixsim.commands import interrupted, write_failed
-from trixsim.commands.options import backend_options, open_backend
+from trixsim.commands.options import backend_options, games_bar, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
@@ -126,24 +125,16 @@ def register(group: click.Group) -> None:
                 raise click.UsageError(str(exc)) from None
         test = SPRT(effect=effect, alpha=alpha, beta=beta) if sprt else None
         n_workers = workers or os.cpu_count() or 1
-        show = sys.stderr.isatty() and not quiet
-        bar = click.progressbar(length=5 * games, label="games", file=sys.stderr,
-                                show_pos=True) if show else None
+        bar, advance = games_bar(5 * games, quiet)
 
         def progress(deals: int, decision: str | None, diffs: np.ndarray) -> None:
             if test is not None:
                 click.echo(f"{deals:,} deals: A - B = {diffs.mean():.1f}, "
                            f"decision: {decision or 'continue'}", err=True)
 
-        def advance(n: int) -> None:
-            if bar is not None:
-                bar.update(n)
-
-        where = open_backend(scheduler, backend, workers, shared_out)
-        if where.remote and not quiet:
-            click.echo(f"playing on {where.describe()}", err=True)
+        where = open_backend(scheduler, backend, workers, shared_out, quiet=quiet)
         try:
-            with where, bar if bar is not None else contextlib.nullcontext():
+            with where, bar:
                 if resume_dir is not None:
                     result = compare_lib.resume(out, n_workers, progress, advance, where)
                 else:

@@ -9,7 +9,10 @@ command then passes the backend to the library (``RunWriter.play``, ``compare``,
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager as ContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -48,19 +51,32 @@ def backend_options(chunks: bool = False) -> Callable[[F], F]:
 
 
 def open_backend(scheduler: str | None, backend: str | None, workers: int | None,
-                 shared_out: bool = False) -> Backend:
+                 shared_out: bool = False, *, quiet: bool = True) -> Backend:
     """The backend the options name (connected, or its local cluster started); a usage
     error (exit 2, one line) when it cannot be used: Dask not installed (with the command
-    that installs it), an unreachable scheduler, contradictory options."""
+    that installs it), an unreachable scheduler, contradictory options. Unless ``quiet``,
+    a remote backend is named on stderr, so that people see where their games go."""
     from trixsim.backend import BackendError, make_backend
 
     if scheduler is not None and "://" not in scheduler and ":" not in scheduler:
         raise click.BadParameter("give the scheduler's address as tcp://HOST:PORT",
                                  param_hint="--scheduler")
     try:
-        return make_backend(scheduler, backend, workers, shared_out)
+        where = make_backend(scheduler, backend, workers, shared_out)
     except BackendError as exc:
         raise click.UsageError(str(exc)) from None
+    if where.remote and not quiet:
+        click.echo(f"playing on {where.describe()}", err=True)
+    return where
 
 
-__all__ = ["backend_options", "open_backend"]
+def games_bar(games: int, quiet: bool) -> tuple[ContextManager[Any], Callable[[int], None]]:
+    """A progress bar of ``games`` on a terminal (nothing when ``quiet`` or piped), and
+    the callback that advances it by a number of finished games."""
+    if quiet or not sys.stderr.isatty():
+        return contextlib.nullcontext(), lambda n: None
+    bar = click.progressbar(length=games, label="games", file=sys.stderr, show_pos=True)
+    return bar, bar.update
+
+
+__all__ = ["backend_options", "games_bar", "open_backend"]

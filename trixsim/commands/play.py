@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from trixsim.commands import Interrupted
+from trixsim.folders import write_atomic
 
 HUMAN = "human"
 """The record's name for the person's seat."""
@@ -42,7 +43,8 @@ def _offer_save(session: Any, seed: int, against: str) -> None:
     path = Path(name).expanduser()
     try:
         _writable(path, "file")
-        path.write_text(json.dumps(session.saved(seed, 0, against)) + "\n", encoding="utf-8")
+        write_atomic(path, json.dumps(session.saved(seed, 0, against)) + "\n")  # an old save
+        # under that name stays whole if this write fails
     except (click.BadParameter, OSError) as exc:
         msg = exc.format_message() if isinstance(exc, click.BadParameter) else exc.strerror
         raise click.ClickException(f"cannot save to {path}: {msg}") from None

@@ -107,7 +107,7 @@ def register(group: click.Group) -> None:
                 read_run(resume)
             except RunFolderError as exc:
                 raise click.BadParameter(str(exc), param_hint="--resume") from None
-            with open_backend(scheduler, backend, workers, shared_out) as where:
+            with open_backend(scheduler, backend, workers, shared_out, quiet=quiet) as where:
                 _go(lambda: RunWriter.reopen(resume), resume, where, quiet)
             return
         lineups = lineups or (DEFAULT_STRATEGIES,)
@@ -124,7 +124,7 @@ def register(group: click.Group) -> None:
             check_new_output(out, ("run",), force)
         except FolderError as exc:
             raise click.UsageError(str(exc)) from None
-        with open_backend(scheduler, backend, workers, shared_out) as where:
+        with open_backend(scheduler, backend, workers, shared_out, quiet=quiet) as where:
             cfg = RunConfig(games=games, seed=seed, lineups=lineups, batch_size=batch_size,
                             workers=where.parallelism if where.remote else n_workers,
                             first_game=first_game, rotate=rotate)
@@ -164,8 +164,6 @@ def _go(open_writer: Callable[[], RunWriter], out: Path, backend: Backend, quiet
             if not todo and writer.meta.get("complete"):
                 click.echo(f"{out} is already complete (every chunk verified)")
                 return
-            if backend.remote and not quiet:
-                click.echo(f"playing on {backend.describe()}", err=True)
             summary = _play(writer, todo, backend, quiet)
     except FolderLocked as exc:
         raise click.ClickException(str(exc)) from None

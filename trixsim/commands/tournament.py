@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import sys
@@ -13,7 +12,7 @@ import click
 
 from trixsim.commands import interrupted, write_failed
 from trixsim.commands.compare import _spec
-from trixsim.commands.options import backend_options, open_backend
+from trixsim.commands.options import backend_options, games_bar, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 
@@ -81,19 +80,10 @@ def register(group: click.Group) -> None:
             except FolderError as exc:
                 raise click.UsageError(str(exc)) from None
         n_pairs = len(names) * (len(names) - 1) // 2
-        show = sys.stderr.isatty() and not quiet
-        bar = click.progressbar(length=10 * games * n_pairs, label="games", file=sys.stderr,
-                                show_pos=True) if show else None
-
-        def advance(n: int) -> None:
-            if bar is not None:
-                bar.update(n)
-
-        where = open_backend(scheduler, backend, workers, shared_out)
-        if where.remote and not quiet:
-            click.echo(f"playing on {where.describe()}", err=True)
+        bar, advance = games_bar(10 * games * n_pairs, quiet)
+        where = open_backend(scheduler, backend, workers, shared_out, quiet=quiet)
         try:
-            with where, bar if bar is not None else contextlib.nullcontext():
+            with where, bar:
                 folders = lib.play(names, games, seed, out, workers or os.cpu_count() or 1,
                                    force=force, command=sys.argv, on_games=advance,
                                    backend=where, resume=resume_dir is not None)

@@ -124,10 +124,8 @@ def register(group: click.Group) -> None:
                                 args["verify_deals"], args["against"], args["wander"])
         except (lib.TuneError, StrategyLoadError) as exc:
             raise click.UsageError(str(exc)) from None
-        where = open_backend(scheduler, backend, workers or os.cpu_count() or 1)
+        where = open_backend(scheduler, backend, workers or os.cpu_count() or 1, quiet=quiet)
         with where:
-            if where.remote and not quiet:
-                click.echo(f"playing on {where.describe()}", err=True)
             _run(lib, settings, params, out, resume, quiet, where)
 
     del tune_cmd

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from trixsim.cards import cards_of
+from trixsim.folders import write_atomic
 from trixsim.games.trix.events import Trick
 from trixsim.loading import StrategyLoadError, load_strategy
 from trixsim.serve.wire import event_dict, game_view
@@ -305,7 +306,7 @@ class GameTable:
             self.records.mkdir(parents=True, exist_ok=True)
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = self.records / f"table-{stamp}-{self.id}.jsonl"
-            path.write_text(rec.to_json() + "\n", encoding="utf-8")
+            write_atomic(path, rec.to_json() + "\n")
             self.record_path = path
         except (OSError, ValueError) as exc:
             self.record_error = f"{type(exc).__name__}: {exc}"

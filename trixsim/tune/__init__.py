@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from trixsim.folders import FolderLock, create_folder, kind_of
+from trixsim.folders import FolderLock, create_folder, kind_of, write_atomic
 from trixsim.tune import play
 from trixsim.tune.files import (
     FORMAT,
@@ -39,7 +39,6 @@ from trixsim.tune.files import (
     read_history,
     read_state,
     trim_history,
-    write_atomic,
 )
 from trixsim.tune.spsa import (
     DEALS_PER_ITERATION,

@@ -5,29 +5,16 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from pathlib import Path
 from typing import Any
+
+from trixsim.folders import write_atomic
 
 FORMAT = "trixsim-tune/1"
 
 
 class TuneError(ValueError):
     """A tuning that cannot run as asked (bad bounds, budget, folder); one line."""
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` at once (a temporary file, fsync, rename)."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def _toml_value(v: Any) -> str | None:
