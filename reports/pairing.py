@@ -16,11 +16,11 @@ before B in display order; lower totals win, so a negative difference means A is
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from trixsim.reports.stats import Estimate, estimate
+from trixsim.reports.stats import Estimate, Moments
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode
 
 from trixsim.loading import split_specs
@@ -34,6 +34,14 @@ TIMINGS = ("A earlier", "same pick", "A later")
 MATCHED, SEAT = "matched", "seat"
 
 Key = tuple[str, str, str, str, str]  # (a, b, aspect, cell, measure)
+TOTAL = ("total", "", "final")
+BLOCK_BYTES = 192 << 20
+"""About how much memory the games of one block of deals may take while they are paired:
+runs are read a block of deals at a time, so a report's memory does not grow with games."""
+PER_LINEUP_DEAL, PER_DEAL = 300, 4000
+"""Bytes of one lineup's games on one deal in a ``DealTable``, and per deal of the pairing
+(per-deal sums of about 90 keys, two float64 each, and temporaries over 28 contract
+numbers for K♥), as measured on the peak memory of a report."""
 
 
 class DuplicateRunError(ValueError):
@@ -72,7 +80,8 @@ def check_duplicates(runs: Sequence[RunFolder]) -> None:
 
 @dataclass
 class DealTable:
-    """Every game of the runs on one seed, by (lineup row, deal, seat).
+    """Every game of the runs on one seed in a block of deals (from deal ``first``), by
+    (lineup row, deal, seat).
 
     ``finals`` is NaN where a game was not played. ``own[r, d, s, c]`` is seat s's points
     in contract c it picked itself (multipliers included, 0 if not played), ``table`` the
@@ -102,43 +111,106 @@ class DealTable:
         return self.finals.shape[1]
 
 
-def load_tables(runs: Sequence[RunFolder], ids: Sequence[str]) -> list[DealTable]:
-    """One ``DealTable`` per seed, merging the runs that share it."""
-    groups: dict[int, list[int]] = defaultdict(list)
+@dataclass
+class LineupStats:
+    """One lineup of the runs on one seed: which runs hold it, how many games were played
+    in full, and each strategy's mean final total over its seats in a game (moments over
+    games)."""
+
+    seed: int
+    lineup: tuple[str, ...]
+    runs: list[str]
+    games: int = 0
+    means: dict[str, Moments] = field(default_factory=dict)
+
+    def add(self, finals: np.ndarray) -> None:
+        """Take in the final totals [deal, seat] of a block (NaN: not played)."""
+        fin = finals.astype(np.float64)
+        played = np.isfinite(fin).all(axis=1)
+        self.games += int(played.sum())
+        for s in dict.fromkeys(self.lineup):
+            seats = [k for k in range(4) if self.lineup[k] == s]
+            self.means.setdefault(s, Moments()).add(fin[played][:, seats].mean(axis=1))
+
+    def estimates(self) -> list[tuple[str, int, Estimate]]:
+        """(strategy, seats it held, its mean final total over games)."""
+        return [(s, self.lineup.count(s), m.estimate()) for s, m in self.means.items()]
+
+
+class _Group:
+    """The runs on one seed, read a block of deals at a time as ``DealTable``s."""
+
+    def __init__(self, seed: int, runs: list[RunFolder], ids: list[str]) -> None:
+        self.seed, self.runs = seed, runs
+        self.first = min(int(r.meta.get("first_game", 0)) for r in runs)
+        self.end = max(int(r.meta.get("first_game", 0)) + int(r.meta.get("games", 0))
+                       for r in runs)
+        rows: dict[tuple[str, ...], int] = {}
+        self.maps = []
+        for r in runs:
+            m = np.full(256, -1, dtype=np.int64)
+            for i, line in enumerate(r.lineups):
+                m[i] = rows.setdefault(tuple(split_specs(line)), len(rows))
+            self.maps.append(m)
+        self.lineups = list(rows)
+        self.ids: list[list[str]] = [[] for _ in rows]
+        for r, rid, m in zip(runs, ids, self.maps, strict=True):
+            for i in range(len(r.lineups)):
+                self.ids[m[i]].append(rid)
+        matched, seat = lineup_pairs(self.lineups)
+        # without any pair only the finals are needed (per-lineup view): skip the contracts
+        self.paired = bool(matched or seat)
+
+    def blocks(self, size: int | None = None) -> Iterator[DealTable]:
+        """The group's deals in blocks of ``size`` (default: what ``BLOCK_BYTES`` holds)."""
+        n = len(self.lineups)
+        size = size or max(1000, BLOCK_BYTES // (PER_LINEUP_DEAL * n + PER_DEAL))
+        for lo in range(self.first, self.end, size):
+            yield self.table(lo, min(self.end, lo + size))
+
+    def table(self, lo: int, hi: int) -> DealTable:
+        """Every game of deals lo..hi-1."""
+        n, g = len(self.lineups), hi - lo
+        h = g if self.paired else 0
+        t = DealTable(self.seed, lo, self.lineups, self.ids,
+                      np.full((n, g, 4), np.nan, dtype=np.float32),
+                      np.zeros((n, h, 4, N_C), dtype=np.int16),
+                      np.zeros((n, h, 4, N_C), dtype=np.int16),
+                      np.zeros((n, h, 4), dtype=np.int32), np.zeros((n, h, 4), dtype=np.int8),
+                      np.full((n, h, 28), -1, dtype=np.int8),
+                      np.zeros((n, h, 28), dtype=np.int16), np.zeros((n, h, 28), dtype=np.int16))
+        for r, m in zip(self.runs, self.maps, strict=True):
+            _read_games(r, t, m)
+            if h:
+                _read_contracts(r, t, m)
+        return t
+
+
+def groups(runs: Sequence[RunFolder], ids: Sequence[str]) -> list[_Group]:
+    """The runs by seed: deals are the same only within a seed."""
+    by_seed: dict[int, list[int]] = defaultdict(list)
     for k, r in enumerate(runs):
-        groups[int(r.meta.get("seed", 0))].append(k)
-    return [_load_group(seed, [runs[k] for k in ks], [ids[k] for k in ks])
-            for seed, ks in groups.items()]
+        by_seed[int(r.meta.get("seed", 0))].append(k)
+    return [_Group(seed, [runs[k] for k in ks], [ids[k] for k in ks])
+            for seed, ks in by_seed.items()]
 
 
-def _load_group(seed: int, runs: list[RunFolder], ids: list[str]) -> DealTable:
-    first = min(int(r.meta.get("first_game", 0)) for r in runs)
-    end = max(int(r.meta.get("first_game", 0)) + int(r.meta.get("games", 0)) for r in runs)
-    rows: dict[tuple[str, ...], int] = {}
-    maps = []
-    for r in runs:
-        m = np.full(256, -1, dtype=np.int64)
-        for i, line in enumerate(r.lineups):
-            m[i] = rows.setdefault(tuple(split_specs(line)), len(rows))
-        maps.append(m)
-    n, g = len(rows), end - first
-    matched, seat = lineup_pairs(list(rows))
-    # without any pair only the finals are needed (per-lineup view): skip the contracts
-    h = g if matched or seat else 0
-    t = DealTable(seed, first, list(rows), [[] for _ in rows],
-                  np.full((n, g, 4), np.nan, dtype=np.float32),
-                  np.zeros((n, h, 4, N_C), dtype=np.int16),
-                  np.zeros((n, h, 4, N_C), dtype=np.int16),
-                  np.zeros((n, h, 4), dtype=np.int32), np.zeros((n, h, 4), dtype=np.int8),
-                  np.full((n, h, 28), -1, dtype=np.int8), np.zeros((n, h, 28), dtype=np.int16),
-                  np.zeros((n, h, 28), dtype=np.int16))
-    for r, rid, m in zip(runs, ids, maps, strict=True):
-        for i in range(len(r.lineups)):
-            t.runs[m[i]].append(rid)
-        _read_games(r, t, m)
-        if h:
-            _read_contracts(r, t, m)
-    return t
+def read_pairs(runs: Sequence[RunFolder], ids: Sequence[str], order: Sequence[str],
+               keep_deals: bool = False, block: int | None = None
+               ) -> tuple[Paired, list[LineupStats]]:
+    """Pair the games of the runs (``pair``) and sum up each lineup (``LineupStats``),
+    reading a block of deals at a time: memory stays bounded however many games."""
+    pairer = Pairer(order, keep_deals)
+    stats: list[LineupStats] = []
+    for grp in groups(runs, ids):
+        mine = [LineupStats(grp.seed, lineup, grp.ids[r])
+                for r, lineup in enumerate(grp.lineups)]
+        for t in grp.blocks(block):
+            for r, ls in enumerate(mine):
+                ls.add(t.finals[r])
+            pairer.add(t)
+        stats += mine
+    return pairer.result(), stats
 
 
 def _rows(run: RunFolder, t: DealTable, m: np.ndarray, b: dict) -> tuple[np.ndarray, ...]:
@@ -151,7 +223,7 @@ def _rows(run: RunFolder, t: DealTable, m: np.ndarray, b: dict) -> tuple[np.ndar
 
 def _read_games(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
     cols = ["game", "lineup", *(f"final_{s}" for s in range(4))]
-    for b in batches(run, "games", cols):
+    for b in batches(run, "games", cols, games=(t.first, t.first + t.deals)):
         r, g = _rows(run, t, m, b)
         for s in range(4):
             t.finals[r, g, s] = b[f"final_{s}"]
@@ -161,7 +233,7 @@ def _read_contracts(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
     names = {c: i for i, c in enumerate(CONTRACT_NAMES)}
     cols = ["game", "lineup", "number", "picker", "pick", "contract", "kh_holder", "declared",
             *(f"points_{s}" for s in range(4))]
-    for b in batches(run, "contracts", cols):
+    for b in batches(run, "contracts", cols, games=(t.first, t.first + t.deals)):
         r, g = _rows(run, t, m, b)
         c = decode(b["contract"], names)
         if c.size and c.max() >= N_C:
@@ -206,9 +278,8 @@ def lineup_pairs(lineups: Sequence[tuple[str, ...]]
 
 @dataclass
 class _Acc:
-    """Per-deal sums and weights of each key within a group; per-deal means across groups."""
+    """Per-deal sums and weights of each key within one block; their per-deal means."""
 
-    means: dict[Key, list[np.ndarray]] = field(default_factory=lambda: defaultdict(list))
     _sum: dict[Key, np.ndarray] = field(default_factory=dict)
     _w: dict[Key, np.ndarray] = field(default_factory=dict)
 
@@ -220,65 +291,100 @@ class _Acc:
         self._sum[key] += v
         self._w[key] += w
 
-    def flush(self) -> None:
+    def flush(self) -> Iterator[tuple[Key, np.ndarray]]:
+        """Each key's per-deal means (deals without a weight left out); then empty."""
         for key, w in self._w.items():
             ok = w > 0
             if ok.any():
-                self.means[key].append((self._sum[key][ok] / w[ok]).astype(np.float32))
+                yield key, self._sum[key][ok] / w[ok]
         self._sum, self._w = {}, {}
 
 
 @dataclass
 class Paired:
-    """Per-deal values of every (a, b, aspect, cell, measure), and how each pair was paired."""
+    """Every (a, b, aspect, cell, measure) as moments of its per-deal values, and how each
+    pair was paired; with ``keep_deals``, the per-deal A − B totals themselves."""
 
     order: list[str]
-    values: dict[Key, np.ndarray]
+    moments: dict[Key, Moments]
     method: dict[tuple[str, str], str]
+    deals: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
 
     def pairs(self) -> list[tuple[str, str]]:
         """Strategy pairs (a before b) that could be compared."""
         return sorted(self.method, key=lambda p: (self.order.index(p[0]),
                                                    self.order.index(p[1])))
 
+    def keys(self) -> list[Key]:
+        """Every (a, b, aspect, cell, measure) with data."""
+        return list(self.moments)
+
     def get(self, a: str, b: str, aspect: str, cell: str, measure: str) -> Estimate:
         """Mean over deals with its 95% interval (n = 0 when there is nothing)."""
-        return estimate(self.values.get((a, b, aspect, cell, measure), np.zeros(0)))
+        m = self.moments.get((a, b, aspect, cell, measure))
+        return m.estimate() if m is not None else Estimate(0, float("nan"), float("nan"))
 
-    def deal_values(self, a: str, b: str, aspect: str = "total", cell: str = "",
-                    measure: str = "final") -> np.ndarray:
-        """The per-deal values behind ``get``."""
-        return self.values.get((a, b, aspect, cell, measure), np.zeros(0))
+    def deal_values(self, a: str, b: str) -> np.ndarray:
+        """The per-deal A − B final totals behind ``get(a, b, *TOTAL)`` (kept only when
+        paired with ``keep_deals``: the tournament resamples deals)."""
+        if (a, b) in self.method and (a, b) not in self.deals:
+            raise ValueError("per-deal values were not kept (pair with keep_deals=True)")
+        return self.deals.get((a, b), np.zeros(0))
 
 
-def pair(tables: Sequence[DealTable], order: Sequence[str]) -> Paired:
-    """Pair every group's games and reduce them to per-deal values per strategy pair."""
-    rank = {s: k for k, s in enumerate(order)}
-    accs = {MATCHED: _Acc(), SEAT: _Acc()}
-    for t in tables:
+class Pairer:
+    """Pairs games block after block of deals; ``result`` gives the ``Paired``."""
+
+    def __init__(self, order: Sequence[str], keep_deals: bool = False) -> None:
+        self.order, self.keep = list(order), keep_deals
+        self.rank = {s: k for k, s in enumerate(order)}
+        self.moments: dict[str, dict[Key, Moments]] = {MATCHED: {}, SEAT: {}}
+        self.deals: dict[str, dict[tuple[str, str], list[np.ndarray]]] = {
+            MATCHED: defaultdict(list), SEAT: defaultdict(list)}
+
+    def add(self, t: DealTable) -> None:
+        """Pair the games of one block of deals (every deal of it is whole here)."""
         matched, seat = lineup_pairs(t.lineups)
         for how, plist in ((MATCHED, matched), (SEAT, seat)):
             by_pair: dict[tuple[str, str], list[tuple[int, int, int]]] = defaultdict(list)
             for i, j, s in plist:
                 a, b = t.lineups[i][s], t.lineups[j][s]
-                if a not in rank or b not in rank:
+                if a not in self.rank or b not in self.rank:
                     continue
-                by_pair[(a, b) if rank[a] < rank[b] else (b, a)].append(
-                    (i, j, s) if rank[a] < rank[b] else (j, i, s))
-            acc = accs[how]
+                first = self.rank[a] < self.rank[b]
+                by_pair[(a, b) if first else (b, a)].append((i, j, s) if first else (j, i, s))
             for (a, b), items in by_pair.items():  # one strategy pair at a time: less memory
+                acc = _Acc()
                 for i, j, s in items:
                     _pair_values(t, i, j, s, lambda *k, a=a, b=b, acc=acc:
                                  acc.add((a, b, *k[:3]), k[3], k[4]))
-                acc.flush()
-    values: dict[Key, np.ndarray] = {}
-    method: dict[tuple[str, str], str] = {}
-    for how in (MATCHED, SEAT):
-        for key, parts in accs[how].means.items():
-            ab = key[:2]
-            if method.setdefault(ab, how) == how:
-                values[key] = np.concatenate(parts)
-    return Paired(list(order), values, method)
+                for key, means in acc.flush():
+                    self.moments[how].setdefault(key, Moments()).add(means)
+                    if self.keep and key[2:] == TOTAL:
+                        self.deals[how][(a, b)].append(means.astype(np.float32))
+
+    def result(self) -> Paired:
+        """Matched pairs where a strategy pair has any, else seat pairs."""
+        moments: dict[Key, Moments] = {}
+        method: dict[tuple[str, str], str] = {}
+        deals: dict[tuple[str, str], np.ndarray] = {}
+        for how in (MATCHED, SEAT):
+            for key, m in self.moments[how].items():
+                if method.setdefault(key[:2], how) == how:
+                    moments[key] = m
+            for ab, parts in self.deals[how].items():
+                if method.get(ab) == how:
+                    deals[ab] = np.concatenate(parts)
+        return Paired(self.order, moments, method, deals)
+
+
+def pair(tables: Iterable[DealTable], order: Sequence[str],
+         keep_deals: bool = False) -> Paired:
+    """Pair every table's games and reduce them to per-deal values per strategy pair."""
+    pairer = Pairer(order, keep_deals)
+    for t in tables:
+        pairer.add(t)
+    return pairer.result()
 
 
 def _pair_values(t: DealTable, i: int, j: int, s: int,
@@ -335,5 +441,6 @@ def _pair_values(t: DealTable, i: int, j: int, s: int,
     add("kh", "decisions differ", "per game", (hold * differ).sum(axis=1), ok)
 
 
-__all__ = ["DECISIONS", "TIMINGS", "DealTable", "DuplicateRunError", "Paired",
-           "check_duplicates", "lineup_pairs", "load_tables", "pair", "run_ids"]
+__all__ = ["DECISIONS", "TIMINGS", "TOTAL", "DealTable", "DuplicateRunError", "LineupStats",
+           "Paired", "Pairer", "check_duplicates", "groups", "lineup_pairs", "pair",
+           "read_pairs", "run_ids"]

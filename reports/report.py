@@ -15,12 +15,11 @@ from trixsim.reports import plots, verdict_plots, verdicts
 from trixsim.reports.aggregate import DECLARABLE, TRIX, Aggregates, aggregate
 from trixsim.reports.html import render
 from trixsim.reports.pairing import (
-    DealTable,
     DuplicateRunError,
+    LineupStats,
     Paired,
     check_duplicates,
-    load_tables,
-    pair,
+    read_pairs,
     run_ids,
 )
 from trixsim.reports.stats import moments_ci, wilson
@@ -102,9 +101,10 @@ def select(agg: Aggregates, names: Sequence[str]) -> Aggregates:
 
 def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str]],
           title: str, intro: Doc | None = None, paired: Paired | None = None,
-          tables: Sequence[DealTable] = ()) -> Doc:
+          lineups: Sequence[LineupStats] = ()) -> Doc:
     """The report document for ``agg`` (``images``: plot files by section function name;
-    ``paired`` and ``tables``: the duplicate pairing of the runs' games)."""
+    ``paired`` and ``lineups``: the duplicate pairing of the runs' games, and each
+    lineup's results)."""
     doc = Doc(title)
     ids = run_ids(runs)
     doc.p(f"{agg.games:,} games and {agg.contracts:,} contracts from "
@@ -132,11 +132,11 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
                 _lineups(r.lineups), "complete" if r.complete else "**incomplete**",
                 f"{float(r.meta.get('seconds', 0)):,.0f} s"] for i, r in zip(ids, runs,
                                                                        strict=True)])
-    if tables:
+    if lineups:
         doc.p("Per lineup: each strategy's mean final total over its seats, 95% interval "
               "over games (a strategy's result depends on who it plays against).")
         doc.table(["run id", "seed", "lineup", "games", "mean final total by strategy"],
-                  verdicts.lineup_rows(tables))
+                  verdicts.lineup_rows(lineups))
     if paired is not None and paired.method:
         verdicts.add_details(doc, paired)
         _images(doc, images, "verdict_aspects")
@@ -256,19 +256,18 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
         raise ReportError(str(exc)) from None
     agg = aggregate(runs)
     agg = select(agg, list(strategies) or plots.order(agg.strategies))
-    tables = load_tables(runs, run_ids(runs))
-    paired = pair(tables, agg.strategies)
+    paired, lineups = read_pairs(runs, run_ids(runs), agg.strategies)
     with create_folder(out, "report", force, inputs=run_dirs) as (tmp, lock):
         images = {f.__name__: f(agg, tmp) for f in plots.SECTIONS}
         busiest = agg.strategies[int(np.argmax(agg.final[:, :, 0].sum(axis=1)))]
         images |= verdict_plots.draw(paired, tmp, reference=busiest)
         if intro_plots is not None:
             images["intro"] = intro_plots(tmp)
-        doc = build(agg, runs, images, title, intro, paired, tables)
+        doc = build(agg, runs, images, title, intro, paired, lineups)
         (tmp / "report.md").write_text(doc.markdown())
         (tmp / "index.html").write_text(doc.html())
         verdicts.write_csv(paired, tmp / "verdicts.csv")
-        verdicts.write_lineups_csv(tables, tmp / "lineups.csv")
+        verdicts.write_lineups_csv(lineups, tmp / "lineups.csv")
     lock.release()
     return sorted(f for f in out.iterdir() if not f.name.startswith("."))
 

@@ -54,6 +54,37 @@ def estimate(x: np.ndarray) -> Estimate:
     return Estimate(n, float(x.mean()), sd / math.sqrt(n))
 
 
+@dataclass
+class Moments:
+    """Count, mean and sum of squared deviations of values seen in parts: the same
+    ``Estimate`` as of all values at once, without keeping them (parts merged as Chan et
+    al. do, which stays accurate where sums of squares would cancel)."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+
+    def add(self, x: np.ndarray) -> None:
+        """Take in the values ``x``."""
+        x = np.asarray(x, dtype=np.float64)
+        if x.size == 0:
+            return
+        nb, mb = x.size, float(x.mean())
+        m2b = float(((x - mb) ** 2).sum())
+        total = self.n + nb
+        delta = mb - self.mean
+        self.mean += delta * nb / total
+        self.m2 += m2b + delta * delta * self.n * nb / total
+        self.n = total
+
+    def estimate(self) -> Estimate:
+        """As ``estimate`` of every value taken in."""
+        if self.n == 0:
+            return Estimate(0, math.nan, math.nan)
+        sd = math.sqrt(max(self.m2, 0.0) / (self.n - 1)) if self.n > 1 else math.nan
+        return Estimate(self.n, self.mean, sd / math.sqrt(self.n))
+
+
 def moments_ci(n: np.ndarray, s: np.ndarray, ss: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and 95% interval ends from counts, sums and sums of squares (any shape).

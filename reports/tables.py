@@ -108,12 +108,14 @@ def _dataset(run: RunFolder, table: str) -> ds.Dataset:
 
 
 def batches(run: RunFolder, table: str, columns: Sequence[str],
-            optional: Sequence[str] = ()) -> Iterator[dict[str, np.ndarray]]:
+            optional: Sequence[str] = (), games: tuple[int, int] | None = None
+            ) -> Iterator[dict[str, np.ndarray]]:
     """Stream ``table`` as dicts of numpy columns, reading only ``columns``.
 
     Columns in ``optional`` are read when the table has them. Dictionary (string) columns
     come back as ``(codes, values)`` pairs under the key ``name`` so that callers map the
-    few distinct values instead of every row.
+    few distinct values instead of every row. With ``games=(lo, hi)`` only the rows of
+    games lo..hi-1 come back (row groups outside are skipped on their statistics).
     """
     dset = _dataset(run, table)
     have = set(dset.schema.names)
@@ -122,7 +124,9 @@ def batches(run: RunFolder, table: str, columns: Sequence[str],
         raise RunReadError(f"{run.path}: the {table} table lacks column(s) {', '.join(missing)}")
     wanted = list(columns) + [c for c in optional if c in have]
     try:
-        for batch in dset.to_batches(columns=wanted, batch_size=BATCH_ROWS,
+        where = None if games is None else ((ds.field("game") >= games[0])
+                                            & (ds.field("game") < games[1]))
+        for batch in dset.to_batches(columns=wanted, filter=where, batch_size=BATCH_ROWS,
                                      batch_readahead=2, fragment_readahead=2):
             if batch.num_rows:
                 yield {name: _column(batch.column(name)) for name in wanted}

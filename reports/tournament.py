@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from trixsim.reports.pairing import Paired, load_tables, pair, run_ids
+from trixsim.reports.pairing import Paired, read_pairs, run_ids
 from trixsim.reports.report import Doc
 from trixsim.reports.stats import Estimate
 from trixsim.reports.tables import open_run
@@ -238,7 +238,8 @@ def rank(paired: Paired, strategies: Sequence[str], resamples: int = 400,
 def read_ranking(folders: Sequence[Path], strategies: Sequence[str]) -> Ranking:
     """The ranking of the strategies from the pair run folders."""
     runs = [open_run(f) for f in folders]
-    return rank(pair(load_tables(runs, run_ids(runs)), strategies), strategies)
+    paired, _ = read_pairs(runs, run_ids(runs), strategies, keep_deals=True)
+    return rank(paired, strategies)
 
 
 def write(ranking: Ranking, out: Path) -> None:

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from trixsim.reports.pairing import DECISIONS, MATCHED, TIMINGS, DealTable, Paired
-from trixsim.reports.stats import Estimate, estimate
+from trixsim.reports.pairing import DECISIONS, MATCHED, TIMINGS, LineupStats, Paired
+from trixsim.reports.stats import Estimate
 
 from trixsim.types import CONTRACT_NAMES
 
@@ -157,7 +156,7 @@ def write_csv(p: Paired, path: Path) -> None:
         w = csv.writer(f)
         w.writerow(["a", "b", "pairing", "aspect", "cell", "measure", "deals", "mean", "se",
                     "lo", "hi"])
-        for key in sorted(p.values, key=lambda k: (p.order.index(k[0]),
+        for key in sorted(p.keys(), key=lambda k: (p.order.index(k[0]),
                                                     p.order.index(k[1]), *k[2:])):
             e = p.get(*key)
             w.writerow([*key[:2], p.method[key[:2]], *key[2:], e.n, *_num(e)])
@@ -175,43 +174,28 @@ def pair_matrix(p: Paired, order: Sequence[str]) -> list[list[Estimate | None]]:
     return m
 
 
-def _lineup_estimates(t: DealTable, r: int) -> tuple[int, list[tuple[str, int, Estimate]]]:
-    """Games played in lineup row r and each strategy's mean final total over its seats."""
-    fin = t.finals[r].astype(np.float64)
-    played = np.isfinite(fin).all(axis=1)
-    out = []
-    for s in dict.fromkeys(t.lineups[r]):
-        seats = [k for k in range(4) if t.lineups[r][k] == s]
-        out.append((s, len(seats), estimate(fin[played][:, seats].mean(axis=1))))
-    return int(played.sum()), out
-
-
-def lineup_rows(tables: Sequence[DealTable]) -> list[list[str]]:
+def lineup_rows(lineups: Sequence[LineupStats]) -> list[list[str]]:
     """Per lineup of every run: run ids, seed, lineup, games, each strategy's mean final
     total over its seats [95% interval over games]."""
     rows = []
-    for t in tables:
-        for r, lineup in enumerate(t.lineups):
-            n, ests = _lineup_estimates(t, r)
-            cells = [f"`{s}` ×{k}: {e.text() if e.n > 1 else '–'}" for s, k, e in ests]
-            rows.append([", ".join(dict.fromkeys(t.runs[r])), str(t.seed),
-                         f"`{','.join(lineup)}`", f"{n:,}", "; ".join(cells)])
+    for ls in lineups:
+        cells = [f"`{s}` ×{k}: {e.text() if e.n > 1 else '–'}" for s, k, e in ls.estimates()]
+        rows.append([", ".join(dict.fromkeys(ls.runs)), str(ls.seed),
+                     f"`{','.join(ls.lineup)}`", f"{ls.games:,}", "; ".join(cells)])
     return rows
 
 
-def write_lineups_csv(tables: Sequence[DealTable], path: Path) -> None:
+def write_lineups_csv(lineups: Sequence[LineupStats], path: Path) -> None:
     """Per (run, lineup, strategy): seats, games and mean final total with its interval."""
     with path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["run_id", "seed", "lineup", "strategy", "seats", "games", "mean_final",
                     "lo", "hi"])
-        for t in tables:
-            for r, lineup in enumerate(t.lineups):
-                n, ests = _lineup_estimates(t, r)
-                for s, k, e in ests:
-                    num = _num(e)
-                    w.writerow([";".join(dict.fromkeys(t.runs[r])), t.seed, ",".join(lineup),
-                                s, k, n, num[0], num[2], num[3]])
+        for ls in lineups:
+            for s, k, e in ls.estimates():
+                num = _num(e)
+                w.writerow([";".join(dict.fromkeys(ls.runs)), ls.seed, ",".join(ls.lineup),
+                            s, k, ls.games, num[0], num[2], num[3]])
 
 
 __all__ = ["add_details", "add_summary", "lineup_rows", "pair_matrix", "summary_rows",

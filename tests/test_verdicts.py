@@ -160,3 +160,45 @@ def test_html_renders_inline_markdown_and_a_table_of_contents() -> None:
     assert "href='#one'" in page and "href='#two'" in page and "href='#one-2'" in page
     assert "<h2 id='one'>One</h2>" in page and "<p><code>k</code></p>" in page
     assert "text-align:left" in page
+
+
+def test_reading_by_blocks_of_deals_gives_the_same_figures(tmp_path: Path) -> None:
+    """Runs are paired a block of deals at a time (memory bounded whatever the games):
+    any block size gives what one block of every deal gives, per-deal values included,
+    with games split across two runs and two seeds."""
+    from trixsim.reports.pairing import read_pairs, run_ids
+    from trixsim.reports.tables import open_run
+
+    from trixsim.runner import RunConfig, run
+
+    lineups = ("heuristic,random,random,random", "random,random,random,random",
+               "random,heuristic,random,random")
+    for name, seed, first in (("a", 3, 0), ("b", 3, 70), ("c", 4, 0)):
+        run(RunConfig(games=70, seed=seed, lineups=lineups, workers=1, batch_size=25,
+                      first_game=first), tmp_path / name)
+    runs = [open_run(tmp_path / n) for n in "abc"]
+    order = ["heuristic", "random"]
+    whole, w_lineups = read_pairs(runs, run_ids(runs), order, keep_deals=True)
+    assert whole.method == {("heuristic", "random"): "matched"}
+    assert whole.get("heuristic", "random", "total", "", "final").n == 210
+    for block in (1, 13, 69):
+        parts, p_lineups = read_pairs(runs, run_ids(runs), order, keep_deals=True,
+                                      block=block)
+        assert sorted(parts.keys()) == sorted(whole.keys()) and parts.method == whole.method
+        for key in whole.keys():
+            a, b = whole.get(*key), parts.get(*key)
+            assert a.n == b.n and a.mean == pytest.approx(b.mean, abs=1e-9)
+            assert (a.se == pytest.approx(b.se, abs=1e-9)) or (math.isnan(a.se)
+                                                               and math.isnan(b.se))
+        assert np.array_equal(parts.deal_values("heuristic", "random"),
+                              whole.deal_values("heuristic", "random"))
+        assert [(ls.seed, ls.lineup, ls.runs, ls.games) for ls in p_lineups] == \
+            [(ls.seed, ls.lineup, ls.runs, ls.games) for ls in w_lineups]
+        for x, y in zip(p_lineups, w_lineups, strict=True):
+            for (s, k, e), (s2, k2, e2) in zip(x.estimates(), y.estimates(), strict=True):
+                assert (s, k, e.n) == (s2, k2, e2.n)
+                assert e.mean == pytest.approx(e2.mean) and e.se == pytest.approx(e2.se)
+    # the per-deal values are the totals of the matched games, deal by deal
+    d = whole.deal_values("heuristic", "random")
+    assert d.size == 210 and np.isclose(d.mean(), whole.get("heuristic", "random", "total",
+                                                             "", "final").mean)
