@@ -46,10 +46,12 @@ def _close_clients() -> Any:
         _CLIENTS.pop().__exit__(None, None, None)
 
 
-def make(tmp_path: Path, bot_after: float | None = None) -> tuple[Hub, TestClient]:
+def make(tmp_path: Path, bot_after: float | None = None,
+         keep: Path | None = None) -> tuple[Hub, TestClient]:
     """A hub and a test client whose connections all share one event loop, as they do in
     a running server (without it, each WebSocket would get an event loop of its own)."""
-    hub = Hub(bot_after=bot_after, records=tmp_path / "records", seeds=itertools.count(SEED))
+    hub = Hub(bot_after=bot_after, records=tmp_path / "records", seeds=itertools.count(SEED),
+              keep=keep)
     client = TestClient(create_app(hub))
     client.__enter__()
     _CLIENTS.append(client)
@@ -488,3 +490,100 @@ def test_serve_command_rejects_bad_options_in_one_line(tmp_path: Path) -> None:
         lines = [x for x in res.output.splitlines() if x.strip()]
         assert lines[-1].startswith("Error:") and "Traceback" not in res.output, res.output
     busy.close()
+
+
+def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
+    """A server stopped mid-game and started again on the same folder has the table back:
+    same link, same seat tokens, the same view for each person (chosen card and last-trick
+    looks included); the game goes on to its record, and then its file goes."""
+    keep = tmp_path / "records" / "unfinished"
+    hub, client = make(tmp_path, keep=keep)
+    tid, token = create(client)
+    rng = random.Random(11)
+    with client.websocket_connect(f"/ws/{tid}") as a, \
+            client.websocket_connect(f"/ws/{tid}") as b:
+        hello(a, token)
+        hello(b, None)
+        b.send_json({"type": "sit", "seat": 1, "name": "Bob"})
+        bob = until(b, "seated")[0]["token"]
+        until(b), until(a)
+        a.send_json({"type": "bot", "seat": 2, "spec": "random"})
+        until(a), until(b)
+        a.send_json({"type": "bot", "seat": 3, "spec": "heuristic"})
+        m = {0: until(a)[0], 1: until(b)[0]}
+        tabs = {0: a, 1: b}
+        looked = chosen = False
+        for _ in range(400):
+            turn = m[0]["game"]["turn"]
+            g = m[turn]["game"]
+            if not looked and g["contract"] not in (-1, 6) and g["trick_no"] >= 1:
+                tabs[turn].send_json({"type": "last"})
+                until(tabs[turn], "last")
+                m[turn] = until(tabs[turn])[0]
+                m[1 - turn] = until(tabs[1 - turn])[0]  # everyone sees the looks left
+                looked = True
+            if looked and g["contract"] not in (-1, 6) and g["decision"] == "play" \
+                    and m[0]["game"]["contract_no"] >= 2:
+                other = 1 - turn
+                card = m[other]["game"]["hand"][0]
+                tabs[other].send_json({"type": "preselect", "card": card})
+                m[other] = until(tabs[other])[0]
+                chosen = m[other]["game"]["preselect"] == card
+                break
+            tabs[turn].send_json({"type": "act", "action": choose(m[turn], rng)})
+            m[turn] = until(tabs[turn])[0]
+            m[1 - turn] = until(tabs[1 - turn])[0]
+        assert looked and chosen
+    table = hub.get(tid)
+    before = {s: table.state(s, events=False)["game"] for s in (0, 1)}
+    actions = list(table.game.actions)
+    path = keep / f"{tid}.json"
+    assert path.stat().st_mode & 0o777 == 0o600  # seat tokens inside
+    assert token in path.read_text() and bob in path.read_text()
+
+    # a new server on the same folder
+    hub2, client2 = make(tmp_path, keep=keep)
+    assert hub2.problems == [] and list(hub2.tables) == [tid]
+    again = hub2.get(tid)
+    assert again.game.actions == actions and again.game.history == table.game.history
+    with client2.websocket_connect(f"/ws/{tid}") as a, \
+            client2.websocket_connect(f"/ws/{tid}") as b:
+        m = {0: hello(a, token), 1: hello(b, bob)}
+        m[0] = until(a)[0]  # Bob's return is news to Ann
+        assert m[0]["you"] == 0 and m[1]["you"] == 1
+        for s in (0, 1):
+            assert m[s]["game"] == before[s]
+        tabs = {0: a, 1: b}
+        for _ in range(3000):
+            if m[0]["game"]["over"]:
+                break
+            turn = m[0]["game"]["turn"]
+            tabs[turn].send_json({"type": "act", "action": choose(m[turn], rng)})
+            m[turn] = until(tabs[turn])[0]
+            m[1 - turn] = until(tabs[1 - turn])[0]
+        assert m[0]["game"]["over"] and m[0]["game"]["saved"]
+    assert not path.exists()
+    (record,) = (tmp_path / "records").glob("table-*.jsonl")
+    replay_ok(record)
+
+
+def test_a_damaged_kept_table_is_reported_and_left_alone(tmp_path: Path) -> None:
+    keep = tmp_path / "unfinished"
+    hub, client = make(tmp_path, keep=keep)
+    tid, token = create(client)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, token)
+        seat_bots(ws, [1, 2, 3])
+    good = json.loads((keep / f"{tid}.json").read_text())
+    cheat = dict(good, id="cheat", actions=[*good["actions"], 31, 31])
+    (keep / "cheat.json").write_text(json.dumps(cheat))
+    (keep / "cut.json").write_text(json.dumps(good)[:50])
+    (keep / "moved.json").write_text(json.dumps(good))
+    files = {f.name: f.read_bytes() for f in keep.iterdir()}
+    hub2 = Hub(records=tmp_path / "records", keep=keep)
+    assert list(hub2.tables) == [tid]
+    assert len(hub2.problems) == 3
+    assert any("cheat.json: action" in p and "not allowed" in p for p in hub2.problems), \
+        hub2.problems
+    assert any("moved.json: holds table" in p for p in hub2.problems)
+    assert {f.name: f.read_bytes() for f in keep.iterdir()} == files

@@ -257,15 +257,20 @@ def _move_into_place(tmp: Path, path: Path, kind: Kind, force: bool,
     shutil.rmtree(trash)
 
 
-def write_atomic(path: Path | str, data: str | bytes, tmp: Path | None = None) -> None:
+def write_atomic(path: Path | str, data: str | bytes, tmp: Path | None = None,
+                 private: bool = False) -> None:
     """Replace the file ``path`` by ``data`` at once: written to a temporary file of this
     process beside it (``tmp``, else ``.NAME.tmp-PID``), synced, then renamed over it. A
     reader never sees half a file, and a write that fails or is interrupted leaves the old
-    file as it was and no temporary file behind."""
+    file as it was and no temporary file behind. ``private``: readable by the owner only
+    (the file holds secrets)."""
     path = Path(path)
     tmp = tmp or path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "wb") as fh:
+        if private:  # a leftover temporary file would keep its wider permissions
+            tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+        with open(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()
             os.fsync(fh.fileno())

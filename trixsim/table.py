@@ -31,7 +31,21 @@ class Table:
         self._log = EventLog()
         self.state: GameState = game.init(seed, [game_id], first_pickers=fp, events=self._log)
         self.history: list[Event] = decode(self._log.rows, self.state.game_id)
+        self.actions: list[Action] = []
+        """Every action taken, in order: with the seed, the whole game (``replay``)."""
         self._legal = game.legal_action_mask(self.state)
+
+    @classmethod
+    def replay(cls, seed: int, actions: list[Action], game_id: int = 0) -> Table:
+        """The table after ``actions`` from the deal of ``seed``; ValueError naming the
+        first action the rules refuse."""
+        table = cls(seed, game_id)
+        for k, a in enumerate(actions):
+            why = "the game is over" if table.over else table.why_illegal(a)
+            if why is not None:
+                raise ValueError(f"action {k + 1} ({a}) is not allowed: {why}")
+            table.act(a)
+        return table
 
     @property
     def over(self) -> bool:
@@ -70,6 +84,7 @@ class Table:
         self._legal = self.game.step(self.state, np.array([action], dtype=np.int64),
                                      events=self._log)
         self.history += decode(self._log.rows, self.state.game_id)
+        self.actions.append(int(action))
 
     def history_for(self, seat: Seat) -> list[Event]:
         """Everything that happened, as ``seat`` may see it (other hands hidden, a quiet

@@ -50,8 +50,12 @@ def _bind(host: str, port: int) -> socket.socket:
               show_default=True, metavar="DIR",
               help="Folder for the finished games, one trixsim-transcript/1 record file "
                    "each (check them with `trixsim replay FILE`).")
+@click.option("--forget", is_flag=True,
+              help="Keep tables in memory only: a restart ends their games.  [default: "
+                   "unfinished tables are kept in RECORDS/unfinished/ and come back when "
+                   "the server starts again]")
 def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
-              records: Path) -> None:
+              records: Path, forget: bool) -> None:
     """Serve web tables where people and bots play Trix in the browser.
 
     Open the printed address, create a table and share its link: others join a free
@@ -75,14 +79,23 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
     except ImportError as exc:
         raise click.ClickException(f"the web table needs {exc.name}: pip install "
                                    "starlette uvicorn websockets") from None
+    keep = None if forget else records / "unfinished"
     try:
-        hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in)
+        hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in, keep=keep)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--stand-in") from None
+    except OSError as exc:
+        raise click.BadParameter(f"cannot use {keep}: {exc.strerror or exc}",
+                                 param_hint="--records") from None
+    for line in hub.problems:
+        click.echo(f"not restored (file left as it is): {line}", err=True)
+    if hub.tables:
+        click.echo(f"{len(hub.tables)} unfinished table(s) restored from {keep}/")
     sock = _bind(host, port)
     shown = f"[{host}]" if ":" in host else host
+    kept = "" if keep is None else f", unfinished ones are kept in {keep}/"
     click.echo(f"Serving Trix tables on http://{shown}:{sock.getsockname()[1]}/ "
-               f"(finished games go to {records}/); Ctrl-C stops.")
+               f"(finished games go to {records}/{kept}); Ctrl-C stops.")
     config = uvicorn.Config(create_app(hub), log_level="warning", ws="websockets-sansio",
                             lifespan="off")
     try:

@@ -27,6 +27,7 @@ import asyncio
 import json
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,8 +63,8 @@ class Tab:
 class Room:
     """The live side of one table: its tabs, its lock and its stand-in timer."""
 
-    def __init__(self, table: GameTable) -> None:
-        self.table = table
+    def __init__(self, table: GameTable, saved: Callable[[GameTable], None]) -> None:
+        self.table, self.saved = table, saved
         self.tabs: set[Tab] = set()
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
@@ -100,6 +101,7 @@ class Room:
         async with self.lock:
             self.timer = None
             await self.advance()
+            self.saved(self.table)
 
 
 class Server:
@@ -116,7 +118,7 @@ class Server:
             return None
         room = self.rooms.get(table_id)
         if room is None or room.table is not table:
-            room = self.rooms[table_id] = Room(table)
+            room = self.rooms[table_id] = Room(table, self.hub.save)
         return room
 
     async def page(self, request: Request) -> Response:
@@ -147,8 +149,8 @@ class Server:
         await ws.accept()
         room = self.room(ws.path_params["table"])
         if room is None:
-            await ws.send_json({"type": "error", "message": "no such table (it may have "
-                                "ended when the server restarted)", "fatal": True})
+            await ws.send_json({"type": "error", "message": "no such table (its game may be "
+                                "over, or the server forgot its tables)", "fatal": True})
             await ws.close(code=4404)
             return
         tab = Tab(ws)
@@ -193,6 +195,7 @@ class Server:
                         self._hello(room, tab, msg)
                     else:
                         await self._handle(room, tab, msg)
+                        self.hub.save(room.table)
             except Refused as exc:
                 tab.send({"type": "error", "message": str(exc)})
             except Exception as exc:  # a bug must not take the table or the server down

@@ -85,6 +85,7 @@ class GameTable:
     told: list[int] = field(default_factory=lambda: [0] * 4)
     record_path: Path | None = None
     record_error: str | None = None
+    keep_error: str | None = None
 
     # -- seats -----------------------------------------------------------------------
 
@@ -359,23 +360,49 @@ class Hub:
     MAX_TABLES = 1000
 
     def __init__(self, bot_after: float | None = None, records: Path | None = None,
-                 stand_in: str = "heuristic", seeds: Iterator[int] | None = None) -> None:
-        self.bot_after, self.records = bot_after, records
+                 stand_in: str = "heuristic", seeds: Iterator[int] | None = None,
+                 keep: Path | None = None, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        from trixsim.serve.store import TableStore
+
+        self.bot_after, self.records, self.clock = bot_after, records, clock
         self.stand_in = load_strategy(stand_in)
         self.tables: dict[str, GameTable] = {}
         self.seeds = seeds
         """The tables' seeds in turn (tests); by default each is a fresh random one."""
+        self.store = None if keep is None else TableStore(keep)
+        """Where unfinished tables are kept across restarts (None: in memory only)."""
+        self.problems: list[str] = []
+        """A line per kept table that could not be restored (its file is left alone)."""
+        if self.store is not None:
+            restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock)
+            self.tables = {t.id: t for t in restored}
+
+    def save(self, table: GameTable) -> None:
+        """Keep ``table`` on disk as it is now (a failure is said on stderr, once per
+        table, and the table plays on in memory)."""
+        if self.store is None:
+            return
+        try:
+            self.store.save(table)
+            table.keep_error = None
+        except OSError as exc:
+            if table.keep_error is None:
+                print(f"trixsim serve: cannot keep table {table.id} on disk: "
+                      f"{exc.strerror or exc}", file=sys.stderr, flush=True)
+            table.keep_error = str(exc)
 
     def create(self, name: Any = None) -> tuple[GameTable, str]:
         """A new table with its creator in seat 0: (table, the creator's seat token)."""
         if len(self.tables) >= self.MAX_TABLES:
             self._evict()
         table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
-                          self.records)
+                          self.records, clock=self.clock)
         if self.seeds is not None:
             table.seed = next(self.seeds)
         _, token = table.sit(0, name)
         self.tables[table.id] = table
+        self.save(table)
         return table, token
 
     def _evict(self) -> None:
@@ -383,6 +410,8 @@ class Hub:
         for tid, t in list(self.tables.items()):
             if t.phase == "over" or not any(i.online for i in t.seats):
                 del self.tables[tid]
+                if self.store is not None:
+                    self.store.drop(tid)
                 if len(self.tables) < self.MAX_TABLES:
                     return
         if len(self.tables) >= self.MAX_TABLES:

@@ -1,0 +1,136 @@
+"""Unfinished tables kept on disk, so that a server restart does not end their games.
+
+After every change a table is written, whole and atomically, to ``FOLDER/ID.json``
+(``trixsim-table/1``: its id and seed, each seat's kind, name, seat token and bot spec,
+every action of the game so far, the last-trick looks and the cards chosen in advance),
+readable by the server's user only since seat tokens are in it. A new server on the same
+folder reads the files back: the game is replayed from its seed and actions through the
+rules, so a damaged or edited file is refused (and left where it is) rather than trusted.
+The file of a finished game goes once its record is written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from trixsim.folders import write_atomic
+from trixsim.loading import StrategyLoadError, load_strategy
+from trixsim.serve.tables import BOT, OPEN, PERSON, GameTable, SeatInfo
+from trixsim.strategy import Strategy
+from trixsim.table import Table
+
+FORMAT = "trixsim-table/1"
+ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def snapshot(t: GameTable) -> dict[str, Any]:
+    """What ``restore`` needs to rebuild the table ``t``."""
+    return {"format": FORMAT, "id": t.id, "seed": t.seed,
+            "seats": [{"kind": i.kind, "name": i.name, "token": i.token, "spec": i.spec,
+                       "preselect": i.preselect} for i in t.seats],
+            "actions": None if t.game is None else list(t.game.actions),
+            "looks": [[s, n, k] for (s, n), k in sorted(t.looks.items())]}
+
+
+def restore(d: Any, bot_after: float | None, stand_in: Strategy, records: Path | None,
+            clock: Callable[[], float]) -> GameTable:
+    """The table a snapshot describes, its people away until they reconnect; ValueError
+    with a one-line reason when the snapshot is not one or the rules refuse its game."""
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} file")
+    tid, seed, seats = d.get("id"), d.get("seed"), d.get("seats")
+    if not isinstance(tid, str) or not ID_RE.match(tid) or not _int(seed) or seed < 0 \
+            or not isinstance(seats, list) or len(seats) != 4:
+        raise ValueError("damaged (id, seed or seats)")
+    t = GameTable(tid, bot_after, stand_in, records, clock=clock)
+    t.seed = seed
+    for s, x in enumerate(seats):
+        t.seats[s] = _seat(x, s, clock())
+    actions = d.get("actions")
+    if actions is not None:
+        if any(i.kind == OPEN for i in t.seats):
+            raise ValueError("a game with an open seat")
+        if not isinstance(actions, list) or not all(_int(a) for a in actions):
+            raise ValueError("damaged actions")
+        t.game = Table.replay(seed, actions)
+    for x in d.get("looks") or []:
+        if not (isinstance(x, list) and len(x) == 3 and all(_int(v) for v in x)
+                and 0 <= x[0] <= 3 and 0 <= x[1] and 0 <= x[2]):
+            raise ValueError("damaged last-trick looks")
+        t.looks[(x[0], x[1])] = x[2]
+    return t
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seat(x: Any, s: int, now: float) -> SeatInfo:
+    if not isinstance(x, dict) or x.get("kind") not in (OPEN, PERSON, BOT):
+        raise ValueError(f"damaged seat {s}")
+    kind, name, token, spec = x["kind"], x.get("name"), x.get("token"), x.get("spec")
+    pre = x.get("preselect")
+    if not isinstance(name, str) or (pre is not None and not (_int(pre) and 0 <= pre < 32)):
+        raise ValueError(f"damaged seat {s}")
+    if kind == OPEN:
+        return SeatInfo()
+    if kind == PERSON:
+        if not isinstance(token, str) or len(token) < 16:
+            raise ValueError(f"seat {s}: a person without a seat token")
+        return SeatInfo(kind=PERSON, name=name, token=token, away_since=now, preselect=pre)
+    if not isinstance(spec, str):
+        raise ValueError(f"seat {s}: a bot without a strategy")
+    try:
+        bot = load_strategy(spec)
+    except StrategyLoadError as exc:
+        raise ValueError(f"seat {s}: {str(exc).splitlines()[0]}") from None
+    return SeatInfo(kind=BOT, name=name, spec=spec, bot=bot)
+
+
+class TableStore:
+    """The folder of unfinished tables (created readable by its owner only)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    def path(self, table_id: str) -> Path:
+        """The file of table ``table_id``."""
+        return self.folder / f"{table_id}.json"
+
+    def save(self, t: GameTable) -> None:
+        """Write ``t`` (its file goes instead once its game is over and recorded)."""
+        if t.phase == "over" and (t.record_path is not None or t.record_error is not None
+                                  or t.records is None):
+            self.drop(t.id)
+            return
+        write_atomic(self.path(t.id), json.dumps(snapshot(t)) + "\n", private=True)
+
+    def drop(self, table_id: str) -> None:
+        """Remove the file of table ``table_id`` (one this server wrote), if any."""
+        self.path(table_id).unlink(missing_ok=True)
+
+    def load(self, bot_after: float | None, stand_in: Strategy, records: Path | None,
+             clock: Callable[[], float]) -> tuple[list[GameTable], list[str]]:
+        """Every table in the folder, and a line for each file that could not be read
+        (such files are left as they are)."""
+        tables, problems = [], []
+        for f in sorted(self.folder.glob("*.json")):
+            try:
+                d = json.loads(f.read_text(encoding="utf-8"))
+                t = restore(d, bot_after, stand_in, records, clock)
+                if f.stem != t.id:
+                    raise ValueError(f"holds table {t.id}")
+            except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+                why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                problems.append(f"{f}: {why}")
+                continue
+            tables.append(t)
+        return tables, problems
+
+
+__all__ = ["FORMAT", "TableStore", "restore", "snapshot"]
