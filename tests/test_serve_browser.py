@@ -58,12 +58,15 @@ def browser() -> Iterator[Any]:
 class Served:
     """A server in a thread of this process, with its hub at hand for the checks."""
 
-    def __init__(self, records: Path) -> None:
+    def __init__(self, records: Path, keep: Path | None = None, port: int = 0) -> None:
         import uvicorn
 
-        self.hub = Hub(records=records, seeds=itertools.count(4_611_686_018_427_000_101))
+        self.hub = Hub(records=records, seeds=itertools.count(4_611_686_018_427_000_101),
+                       keep=keep)
         sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(create_app(self.hub), log_level="warning",
                                                     ws="websockets-sansio", lifespan="off"))
@@ -367,3 +370,55 @@ def test_two_people_at_one_table_from_two_browsers(browser: Any, served: Served,
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_the_page_carries_on_after_the_server_restarts(browser: Any, tmp_path: Path,
+                                                       shots: Callable[[Any, str], None]
+                                                       ) -> None:
+    """Stop the server mid-game and start a new one on the same port and folder: the open
+    page says it is reconnecting, then shows the same game and plays on."""
+    keep = tmp_path / "records" / "unfinished"
+    first = Served(tmp_path / "records", keep=keep)
+    ctx = browser.new_context(**DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        create_table(page, first.url, "Ann")
+        for s in (1, 2, 3):
+            seat_bot(page, s, "heuristic")
+        table = first.table()
+        for _ in range(12):  # a pick, then cards
+            st = in_step(page, table, 0)
+            before = len(table.game.history)
+            if st["game"]["decision"] == "pick":
+                page.locator("#pick button.contract:not([disabled])").first.click()
+            elif st["game"]["decision"] == "declare":
+                page.click(".declare-no")
+            else:
+                page.locator("#hand .card.playable").first.click()
+            moved(table, before)
+        view = in_step(page, table, 0)["game"]
+    finally:
+        first.stop()
+    page.wait_for_selector("#conn:not([hidden])")
+    shots(page, "desktop-8-reconnecting")
+    second = Served(tmp_path / "records", keep=keep, port=first.port)
+    try:
+        again = second.table()
+        assert again.id == table.id and again.game.actions == table.game.actions
+        page.wait_for_selector("#conn", state="hidden", timeout=20000)
+        st = in_step(page, again, 0)
+        assert st["game"] == view
+        before = len(again.game.history)
+        if st["game"]["decision"] == "pick":
+            page.locator("#pick button.contract:not([disabled])").first.click()
+        elif st["game"]["decision"] == "declare":
+            page.click(".declare-no")
+        else:
+            page.locator("#hand .card.playable").first.click()
+        moved(again, before)
+        assert not errors, errors
+    finally:
+        second.stop()
+        ctx.close()
