@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from trixsim.runfolder import RunFolderError, damaged_chunks, read_run, unlisted_files
 
@@ -116,6 +117,7 @@ def batches(run: RunFolder, table: str, columns: Sequence[str],
     come back as ``(codes, values)`` pairs under the key ``name`` so that callers map the
     few distinct values instead of every row. With ``games=(lo, hi)`` only the rows of
     games lo..hi-1 come back (row groups outside are skipped on their statistics).
+    Memory stays that of a few batches, however many files.
     """
     dset = _dataset(run, table)
     have = set(dset.schema.names)
@@ -123,16 +125,47 @@ def batches(run: RunFolder, table: str, columns: Sequence[str],
     if missing:
         raise RunReadError(f"{run.path}: the {table} table lacks column(s) {', '.join(missing)}")
     wanted = list(columns) + [c for c in optional if c in have]
+    read = wanted if games is None or "game" in wanted else [*wanted, "game"]
+    files = run.contracts_files if table == "contracts" else run.games_files
     try:
-        where = None if games is None else ((ds.field("game") >= games[0])
-                                            & (ds.field("game") < games[1]))
-        for batch in dset.to_batches(columns=wanted, filter=where, batch_size=BATCH_ROWS,
-                                     batch_readahead=2, fragment_readahead=2):
-            if batch.num_rows:
-                yield {name: _column(batch.column(name)) for name in wanted}
+        # file by file, row group by row group, in this thread: a scanner reading ahead
+        # in the background piles up batches while a slow consumer works (its memory
+        # grew with the run's files)
+        for path in files:
+            pf = pq.ParquetFile(path)
+            groups = _row_groups(pf, games)
+            if not groups:
+                continue
+            for batch in pf.iter_batches(batch_size=BATCH_ROWS, row_groups=groups,
+                                         columns=read, use_threads=False):
+                if games is not None:
+                    g = batch.column("game").to_numpy(zero_copy_only=False)
+                    keep = (g >= games[0]) & (g < games[1])
+                    if not keep.all():
+                        batch = batch.filter(pa.array(keep))
+                if batch.num_rows:
+                    yield {name: _column(batch.column(name)) for name in wanted}
     except (pa.ArrowException, OSError) as exc:
         raise RunReadError(f"{run.path}: cannot read the {table} table "
                            f"({_first_line(exc)})") from None
+
+
+def _row_groups(pf: pq.ParquetFile, games: tuple[int, int] | None) -> list[int]:
+    """The row groups of ``pf`` that may hold games lo..hi-1 (all without ``games``)."""
+    meta = pf.metadata
+    every = list(range(meta.num_row_groups))
+    if games is None:
+        return every
+    names = pf.schema_arrow.names
+    if "game" not in names:
+        return every
+    col = names.index("game")
+    out = []
+    for i in every:
+        st = meta.row_group(i).column(col).statistics
+        if st is None or not st.has_min_max or (st.min < games[1] and st.max >= games[0]):
+            out.append(i)
+    return out
 
 
 def _column(col: pa.Array) -> np.ndarray | tuple[np.ndarray, list[str]]:
