@@ -59,7 +59,7 @@ class DealResults:
 
     def diffs(self) -> np.ndarray:
         """Per-deal mean of A's final total minus B's in the same seat."""
-        return (self.seat_a(self.finals) - self.finals[ALL_B]).mean(axis=1)
+        return (self.seat_a(self.finals).astype(np.float64) - self.finals[ALL_B]).mean(axis=1)
 
     def extend(self, other: DealResults) -> DealResults:
         """These deals followed by ``other``'s."""
@@ -142,23 +142,27 @@ def _pct(r: list[float]) -> str:
     return f"{100 * r[0]:.1f}% [{100 * r[1]:.1f}, {100 * r[2]:.1f}]"
 
 
-def read_deals(folder: RunFolder, lineup_ids: Sequence[int] = (0, 1, 2, 3, 4)) -> DealResults:
-    """Duplicate games as per-deal arrays.
+def read_deals(folder: RunFolder, lineup_ids: Sequence[int] = (0, 1, 2, 3, 4),
+               games: tuple[int, int] | None = None) -> DealResults:
+    """Duplicate games as per-deal arrays (finals int32, wins and losses int8: 125 bytes
+    a deal), of every game of the run or of games lo..hi-1.
 
     ``lineup_ids`` names the run's lineups with A in seat 0, 1, 2, 3 and the all-B lineup
     (a comparison run's own order by default). Deals missing from any of them are left out.
     """
     first = int(folder.meta.get("first_game", 0))
     n = int(folder.meta.get("games", 0))
+    if games is not None:
+        first, n = games[0], games[1] - games[0]
     where = np.full(256, -1, dtype=np.int64)
     where[list(lineup_ids)] = np.arange(5)
-    finals = np.zeros((5, n, 4))
-    wins = np.zeros((5, n, 4))
-    losses = np.zeros((5, n, 4))
+    finals = np.zeros((5, n, 4), dtype=np.int32)
+    wins = np.zeros((5, n, 4), dtype=np.int8)
+    losses = np.zeros((5, n, 4), dtype=np.int8)
     seen = np.zeros((5, n), dtype=bool)
     cols = ["game", "lineup", *(f"{p}_{s}" for p in ("final", "winner", "loser")
                                 for s in range(4))]
-    for b in batches(folder, "games", cols):
+    for b in batches(folder, "games", cols, games=games):
         g = b["game"].astype(np.int64) - first
         if (g < 0).any() or (g >= n).any():
             raise RunReadError(f"{folder.path}: game index outside the run's range")
@@ -206,15 +210,15 @@ def by_contract(folders: list[RunFolder]) -> list[dict[str, object]]:
 def summarise(a: str, b: str, deals: DealResults, folders: list[RunFolder]) -> Comparison:
     """All the statistics of a comparison from its per-deal arrays and contract tables."""
     diffs = deals.diffs()
-    seat = deals.seat_a(deals.finals) - deals.finals[ALL_B]
+    seat = deals.seat_a(deals.finals).astype(np.float64) - deals.finals[ALL_B]
     rates: dict[str, dict[str, list[float]]] = {}
     for who, src in (("A", "a"), ("B", "b")):
         rates[who] = {}
         for what, x in (("win", deals.wins), ("loss", deals.losses)):
             vals = deals.seat_a(x) if src == "a" else x[ALL_B]
             rates[who][what] = [float(v) for v in wilson(vals.sum(), vals.size)]
-    win_d = (deals.seat_a(deals.wins) - deals.wins[ALL_B]).mean(axis=1)
-    loss_d = (deals.seat_a(deals.losses) - deals.losses[ALL_B]).mean(axis=1)
+    win_d = (deals.seat_a(deals.wins).astype(np.float64) - deals.wins[ALL_B]).mean(axis=1)
+    loss_d = (deals.seat_a(deals.losses).astype(np.float64) - deals.losses[ALL_B]).mean(axis=1)
     return Comparison(a, b, deals.deals, estimate(diffs),
                       [estimate(seat[:, s]) for s in range(4)], estimate(win_d),
                       estimate(loss_d), rates, by_contract(folders))
@@ -273,9 +277,14 @@ def _play(writer: RunWriter, backend: Backend,
         settings = writer.meta["compare"]
         a, b, games, size = (settings[k] for k in ("a", "b", "games", "round"))
         sprt = None if settings["sprt"] is None else SPRT(**settings["sprt"])
+        first = int(writer.meta.get("first_game", 0))
+        results, upto = None, first  # deals read so far: each round reads only its own
         while True:
             writer.play(progress=on_games, backend=backend)
-            diffs = read_deals(open_run(writer.out)).diffs()
+            end = first + writer.meta["games"]
+            new = read_deals(open_run(writer.out), games=(upto, end))
+            results, upto = new if results is None else results.extend(new), end
+            diffs = results.diffs()
             decision = sprt.decide(diffs) if sprt is not None else None
             if progress:
                 progress(int(diffs.size), decision, diffs)
@@ -285,7 +294,6 @@ def _play(writer: RunWriter, backend: Backend,
             n = min(size, games - played)
             writer.extend(n, workers, batch_size=min(10_000, n))
         folder = open_run(writer.out)
-        results = read_deals(folder)
         result = summarise(a, b, results, [folder])
         if sprt is not None:
             result.sprt = {**asdict(sprt), "round": size, "upper": sprt.upper,

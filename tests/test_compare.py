@@ -97,6 +97,15 @@ def test_sprt_rounds_merge_into_one_run_folder(tmp_path: Path) -> None:
     assert len(meta["chunks"]) == 15
     assert read_deals(open_run(out)).deals == 120
     assert not list(tmp_path.glob(".rounds.*"))
+    # each round reads only its own deals: the rounds together are the whole run
+    whole = read_deals(open_run(out))
+    parts = read_deals(open_run(out), games=(0, 40))
+    for lo in (40, 80):
+        parts = parts.extend(read_deals(open_run(out), games=(lo, lo + 40)))
+    for x, y in zip((whole.finals, whole.wins, whole.losses),
+                    (parts.finals, parts.wins, parts.losses), strict=True):
+        assert np.array_equal(x, y)
+    assert result.diff.mean == pytest.approx(whole.diffs().mean())
 
 
 def test_bad_input(app: click.Group, tmp_path: Path) -> None:
