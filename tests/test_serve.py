@@ -587,3 +587,26 @@ def test_a_damaged_kept_table_is_reported_and_left_alone(tmp_path: Path) -> None
         hub2.problems
     assert any("moved.json: holds table" in p for p in hub2.problems)
     assert {f.name: f.read_bytes() for f in keep.iterdir()} == files
+
+
+def test_a_finished_game_without_its_record_stays_kept_until_written(tmp_path: Path) -> None:
+    """When the record cannot be written (here: --records names a file), the kept table
+    is the only copy of the game: it stays, and the next server writes the record."""
+    keep = tmp_path / "unfinished"
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    hub = Hub(records=blocked, keep=keep)
+    table, _ = hub.create("Ann")
+    for s in (1, 2, 3):
+        table.put_bot(0, s, "random")
+    rng = random.Random(2)
+    table.advance()
+    while not table.game.over:
+        table.act(0, rng.choice(table.game.legal_actions()))
+        table.advance()
+        hub.save(table)
+    assert table.record_error is not None and (keep / f"{table.id}.json").exists()
+    hub2 = Hub(records=tmp_path / "records", keep=keep)
+    assert hub2.problems == [] and not (keep / f"{table.id}.json").exists()
+    (record,) = (tmp_path / "records").glob("table-*.jsonl")
+    replay_ok(record)

@@ -104,9 +104,8 @@ class TableStore:
 
     def save(self, t: GameTable) -> None:
         """Write ``t`` (its file goes instead once its game is over and recorded)."""
-        if t.phase == "over" and (t.record_path is not None or t.record_error is not None
-                                  or t.records is None):
-            self.drop(t.id)
+        if t.phase == "over" and (t.record_path is not None or t.records is None):
+            self.drop(t.id)  # (kept while its record could not be written: the only copy)
             return
         write_atomic(self.path(t.id), json.dumps(snapshot(t)) + "\n", private=True)
 

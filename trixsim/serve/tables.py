@@ -377,6 +377,10 @@ class Hub:
         if self.store is not None:
             restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock)
             self.tables = {t.id: t for t in restored}
+            for t in restored:  # a finished game whose record could not be written before
+                if t.phase == "over":
+                    t.advance()
+                    self.save(t)
 
     def save(self, table: GameTable) -> None:
         """Keep ``table`` on disk as it is now (a failure is said on stderr, once per
