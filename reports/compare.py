@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 from trixsim.reports.report import Doc
-from trixsim.reports.stats import SPRT, Z95, Estimate, estimate, moments_ci, wilson
+from trixsim.reports.stats import SPRT, Z95, Estimate, Moments, estimate, moments_ci, wilson
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, open_run
 
 from trixsim.folders import write_atomic
@@ -28,6 +28,8 @@ from trixsim.runner import RunConfig, RunWriter
 from trixsim.types import CONTRACT_NAMES
 
 ALL_B = 4  # lineup index of the all-B game
+BLOCK_DEALS = 200_000
+"""Deals read at once (125 bytes each) when a comparison sums up its games."""
 
 
 def lineups(a: str, b: str) -> tuple[str, ...]:
@@ -66,6 +68,39 @@ class DealResults:
         return DealResults(*(np.concatenate([x, y], axis=1) for x, y in
                              ((self.finals, other.finals), (self.wins, other.wins),
                               (self.losses, other.losses))))
+
+
+@dataclass
+class DealSums:
+    """What a comparison keeps of its deals, read a block at a time: A − B per deal (the
+    sequential test and its rounds need the order) and running sums for everything else,
+    so memory is 8 bytes a deal rather than the deals themselves."""
+
+    parts: list[np.ndarray] = field(default_factory=list)
+    seat: list[Moments] = field(default_factory=lambda: [Moments() for _ in range(4)])
+    win: Moments = field(default_factory=Moments)
+    loss: Moments = field(default_factory=Moments)
+    counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 3)))
+    """[A, B] x [wins, losses, seats]."""
+
+    def add(self, d: DealResults) -> None:
+        """Take in the next deals (in deal order)."""
+        self.parts.append(d.diffs())
+        seat = d.seat_a(d.finals).astype(np.float64) - d.finals[ALL_B]
+        for s in range(4):
+            self.seat[s].add(seat[:, s])
+        self.win.add((d.seat_a(d.wins).astype(np.float64) - d.wins[ALL_B]).mean(axis=1))
+        self.loss.add((d.seat_a(d.losses).astype(np.float64) - d.losses[ALL_B]).mean(axis=1))
+        for who, pick in ((0, d.seat_a), (1, lambda x: x[ALL_B])):
+            w, lo = pick(d.wins), pick(d.losses)
+            self.counts[who] += (int(w.sum()), int(lo.sum()), w.size)
+
+    @property
+    def diffs(self) -> np.ndarray:
+        """A − B per deal, in deal order."""
+        if len(self.parts) != 1:
+            self.parts = [np.concatenate(self.parts) if self.parts else np.zeros(0)]
+        return self.parts[0]
 
 
 @dataclass
@@ -207,21 +242,21 @@ def by_contract(folders: list[RunFolder]) -> list[dict[str, object]]:
     return out
 
 
-def summarise(a: str, b: str, deals: DealResults, folders: list[RunFolder]) -> Comparison:
-    """All the statistics of a comparison from its per-deal arrays and contract tables."""
-    diffs = deals.diffs()
-    seat = deals.seat_a(deals.finals).astype(np.float64) - deals.finals[ALL_B]
+def summarise(a: str, b: str, deals: DealResults | DealSums,
+              folders: list[RunFolder]) -> Comparison:
+    """All the statistics of a comparison from its deals (or their sums) and contract
+    tables."""
+    if isinstance(deals, DealResults):
+        sums = DealSums()
+        sums.add(deals)
+        deals = sums
     rates: dict[str, dict[str, list[float]]] = {}
-    for who, src in (("A", "a"), ("B", "b")):
-        rates[who] = {}
-        for what, x in (("win", deals.wins), ("loss", deals.losses)):
-            vals = deals.seat_a(x) if src == "a" else x[ALL_B]
-            rates[who][what] = [float(v) for v in wilson(vals.sum(), vals.size)]
-    win_d = (deals.seat_a(deals.wins).astype(np.float64) - deals.wins[ALL_B]).mean(axis=1)
-    loss_d = (deals.seat_a(deals.losses).astype(np.float64) - deals.losses[ALL_B]).mean(axis=1)
-    return Comparison(a, b, deals.deals, estimate(diffs),
-                      [estimate(seat[:, s]) for s in range(4)], estimate(win_d),
-                      estimate(loss_d), rates, by_contract(folders))
+    for who, k in (("A", 0), ("B", 1)):
+        rates[who] = {what: [float(v) for v in wilson(deals.counts[k, i], deals.counts[k, 2])]
+                      for i, what in enumerate(("win", "loss"))}
+    return Comparison(a, b, int(deals.diffs.size), estimate(deals.diffs),
+                      [m.estimate() for m in deals.seat], deals.win.estimate(),
+                      deals.loss.estimate(), rates, by_contract(folders))
 
 
 def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,
@@ -278,13 +313,15 @@ def _play(writer: RunWriter, backend: Backend,
         a, b, games, size = (settings[k] for k in ("a", "b", "games", "round"))
         sprt = None if settings["sprt"] is None else SPRT(**settings["sprt"])
         first = int(writer.meta.get("first_game", 0))
-        results, upto = None, first  # deals read so far: each round reads only its own
+        sums, upto = DealSums(), first  # deals read so far: each round reads only its own
         while True:
             writer.play(progress=on_games, backend=backend)
             end = first + writer.meta["games"]
-            new = read_deals(open_run(writer.out), games=(upto, end))
-            results, upto = new if results is None else results.extend(new), end
-            diffs = results.diffs()
+            folder = open_run(writer.out)
+            for lo in range(upto, end, BLOCK_DEALS):
+                sums.add(read_deals(folder, games=(lo, min(end, lo + BLOCK_DEALS))))
+            upto = end
+            diffs = sums.diffs
             decision = sprt.decide(diffs) if sprt is not None else None
             if progress:
                 progress(int(diffs.size), decision, diffs)
@@ -293,12 +330,11 @@ def _play(writer: RunWriter, backend: Backend,
                 break
             n = min(size, games - played)
             writer.extend(n, workers, batch_size=min(10_000, n))
-        folder = open_run(writer.out)
-        result = summarise(a, b, results, [folder])
+        result = summarise(a, b, sums, [folder])
         if sprt is not None:
             result.sprt = {**asdict(sprt), "round": size, "upper": sprt.upper,
                            "lower": sprt.lower, "decision": decision or "undecided"}
-            result.rounds = _rounds(sprt, results.diffs(), size)
+            result.rounds = _rounds(sprt, sums.diffs, size)
         write(result, writer.out)
     return result
 

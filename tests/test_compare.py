@@ -178,3 +178,30 @@ def test_an_interrupted_sequential_comparison_resumes_to_the_same_result(
     assert got == want and got["deals"] == 120 and len(got["rounds"]) == 3
     res = invoke(app, "compare", "random", "heuristic", "--resume", out)
     assert res.exit_code == 2 and "compares heuristic with" in res.output
+
+
+def test_summing_deals_block_by_block_changes_nothing(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A comparison keeps only A − B per deal and running sums, read a block of deals at a
+    time: blocks of 7 deals give what one block gives."""
+    import trixsim.reports.compare as cmp
+
+    whole = compare("heuristic", "random", 50, 8, tmp_path / "one")
+    monkeypatch.setattr(cmp, "BLOCK_DEALS", 7)
+    parts = compare("heuristic", "random", 50, 8, tmp_path / "blocks")
+    a, b = whole.to_json(), parts.to_json()
+    assert a.keys() == b.keys()
+    for key in a:
+        assert json.dumps(a[key], sort_keys=True) == json.dumps(b[key], sort_keys=True) or \
+            np.allclose(np.array(_numbers(a[key]), dtype=float),
+                        np.array(_numbers(b[key]), dtype=float), equal_nan=True), key
+    assert whole.deals == parts.deals == 50
+
+
+def _numbers(x: object) -> list[float]:
+    """Every number in a JSON-like value, in order."""
+    if isinstance(x, dict):
+        return [v for k in sorted(x) for v in _numbers(x[k])]
+    if isinstance(x, list | tuple):
+        return [v for item in x for v in _numbers(item)]
+    return [x] if isinstance(x, int | float) and not isinstance(x, bool) else []
