@@ -372,6 +372,20 @@ def test_two_people_at_one_table_from_two_browsers(browser: Any, served: Served,
     guest_ctx.close()
 
 
+def simple_move(page: Any, table: GameTable) -> None:
+    """Seat 0 takes the first choice the page offers (no declaration) once the page shows
+    its turn; returns when the server has it."""
+    st = in_step(page, table, 0)
+    before = len(table.game.history)
+    if st["game"]["decision"] == "pick":
+        page.locator("#pick button.contract:not([disabled])").first.click()
+    elif st["game"]["decision"] == "declare":
+        page.click(".declare-no")
+    else:
+        page.locator("#hand .card.playable").first.click()
+    moved(table, before)
+
+
 def test_the_page_carries_on_after_the_server_restarts(browser: Any, tmp_path: Path,
                                                        shots: Callable[[Any, str], None]
                                                        ) -> None:
@@ -389,15 +403,7 @@ def test_the_page_carries_on_after_the_server_restarts(browser: Any, tmp_path: P
             seat_bot(page, s, "heuristic")
         table = first.table()
         for _ in range(12):  # a pick, then cards
-            st = in_step(page, table, 0)
-            before = len(table.game.history)
-            if st["game"]["decision"] == "pick":
-                page.locator("#pick button.contract:not([disabled])").first.click()
-            elif st["game"]["decision"] == "declare":
-                page.click(".declare-no")
-            else:
-                page.locator("#hand .card.playable").first.click()
-            moved(table, before)
+            simple_move(page, table)
         view = in_step(page, table, 0)["game"]
     finally:
         first.stop()
@@ -408,16 +414,8 @@ def test_the_page_carries_on_after_the_server_restarts(browser: Any, tmp_path: P
         again = second.table()
         assert again.id == table.id and again.game.actions == table.game.actions
         page.wait_for_selector("#conn", state="hidden", timeout=20000)
-        st = in_step(page, again, 0)
-        assert st["game"] == view
-        before = len(again.game.history)
-        if st["game"]["decision"] == "pick":
-            page.locator("#pick button.contract:not([disabled])").first.click()
-        elif st["game"]["decision"] == "declare":
-            page.click(".declare-no")
-        else:
-            page.locator("#hand .card.playable").first.click()
-        moved(again, before)
+        assert in_step(page, again, 0)["game"] == view
+        simple_move(page, again)
         assert not errors, errors
     finally:
         second.stop()
