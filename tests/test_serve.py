@@ -129,7 +129,7 @@ def replay_ok(path: Path) -> None:
 
 ALLOWED_KEYS = {
     "type", "table", "you", "host", "phase", "seats", "seat", "kind", "name", "online",
-    "standin", "game", "events", "over", "contract_no", "picker", "pick", "contract",
+    "standin", "sub", "game", "events", "over", "contract_no", "picker", "pick", "contract",
     "declared", "turn", "decision", "hand", "legal", "why", "trick", "leader", "cards",
     "card", "tricks", "trick_no", "hand_sizes", "layout", "passed", "totals", "left",
     "history", "no", "points", "looks_left", "preselect", "log", "winner", "place", "saved",
@@ -370,8 +370,8 @@ def test_seat_tokens_are_random_and_act_only_for_their_own_seat(tmp_path: Path) 
     with client.websocket_connect(f"/ws/{tid}") as c:
         m = hello(c, "x" * 32)
         assert m["you"] is None
-        c.send_json({"type": "sit"})
-        assert "started" in until(c, "error")[0]["message"]
+        c.send_json({"type": "sit", "seat": 2})  # a bot's seat is not free once started
+        assert "played by a bot" in until(c, "error")[0]["message"]
 
 
 def test_reconnecting_restores_the_whole_view(tmp_path: Path) -> None:
@@ -610,3 +610,77 @@ def test_a_finished_game_without_its_record_stays_kept_until_written(tmp_path: P
     assert hub2.problems == [] and not (keep / f"{table.id}.json").exists()
     (record,) = (tmp_path / "records").glob("table-*.jsonl")
     replay_ok(record)
+
+
+def test_a_friend_sits_in_for_an_away_player_until_they_return(tmp_path: Path) -> None:
+    """"Anyone missing can be replaced by a friend ... and a player who drops out gets
+    their seat back when they return": with Bob away, Carol takes his seat by the link and
+    plays his turns (no stand-in bot plays meanwhile); when Bob comes back Carol stands up
+    (told why; her token no longer acts) and Bob carries on with the whole view. No friend
+    may take a seat whose player is at the table, nor a second friend a seat taken."""
+    clock = [100.0]  # the table's clock only: the event loop keeps real time
+    hub, client = make(tmp_path, bot_after=30)
+    tid, token = create(client)
+    table = hub.get(tid)
+    table.clock = lambda: clock[0]
+    rng = random.Random(4)
+    with client.websocket_connect(f"/ws/{tid}") as a:
+        hello(a, token)
+        with client.websocket_connect(f"/ws/{tid}") as b:
+            hello(b, None)
+            b.send_json({"type": "sit", "seat": 1, "name": "Bob"})
+            bob = until(b, "seated")[0]["token"]
+            until(b), until(a)
+            a.send_json({"type": "bot", "seat": 2, "spec": "heuristic"})
+            until(a), until(b)
+            a.send_json({"type": "bot", "seat": 3, "spec": "heuristic"})
+            until(a), until(b)
+            with client.websocket_connect(f"/ws/{tid}") as c:  # Bob is here: no sitting in
+                assert hello(c, None)["seats"][1]["sub"] is None
+                c.send_json({"type": "sit", "seat": 1, "name": "Carol"})
+                assert "Bob is at the table" in until(c, "error")[0]["message"]
+        wait_away(table, 1)
+        m = {0: until(a)[0]}  # Bob left
+        assert not m[0]["seats"][1]["online"]
+        with client.websocket_connect(f"/ws/{tid}") as c:
+            seen = hello(c, None)
+            assert seen["you"] is None and seen["game"] is None
+            c.send_json({"type": "sit", "seat": 0, "name": "Mallory"})
+            assert "Ann is at the table" in until(c, "error")[0]["message"]
+            c.send_json({"type": "sit", "seat": None, "name": "Carol"})
+            carol = until(c, "seated")[0]
+            assert carol["seat"] == 1 and carol["token"] not in (token, bob)
+            m[1] = until(c)[0]
+            m[0] = until(a)[0]
+            assert m[1]["you"] == 1 and m[1]["game"]["hand"]  # Bob's hand, for Carol
+            assert m[0]["seats"][1]["sub"] == "Carol" and m[1]["seats"][1]["sub"] == "Carol"
+            clock[0] += 31  # long past --bot-after: still no stand-in while Carol plays
+            assert not table.standing_in(1) and table.wake_in() is None
+            with client.websocket_connect(f"/ws/{tid}") as d:
+                hello(d, None)
+                d.send_json({"type": "sit", "seat": 1, "name": "Dave"})
+                assert "Carol already sits in for Bob" in until(d, "error")[0]["message"]
+            tabs = {0: a, 1: c}
+            carol_moves = 0
+            while carol_moves < 3 and not m[0]["game"]["over"]:
+                turn = m[0]["game"]["turn"]
+                tabs[turn].send_json({"type": "act", "action": choose(m[turn], rng)})
+                carol_moves += turn == 1
+                m[turn] = until(tabs[turn])[0]
+                m[1 - turn] = until(tabs[1 - turn])[0]
+            assert carol_moves == 3
+            actions = len(table.game.actions)
+            with client.websocket_connect(f"/ws/{tid}") as b:  # Bob is back
+                back = hello(b, bob)
+                assert back["you"] == 1
+                assert back["game"] == table.state(1, events=False)["game"]
+                told, _ = until(c, "notice")
+                assert "Bob is back" in told["message"]
+                after = until(c)[0]
+                assert after["you"] is None and after["game"] is None
+                assert after["seats"][1]["sub"] is None and after["seats"][1]["online"]
+                c.send_json({"type": "act", "action": m[1]["game"]["hand"][0]})
+                assert "take a seat first" in until(c, "error")[0]["message"]
+                assert len(table.game.actions) == actions
+    assert table.holder(carol["token"]) == (None, False)
+    assert table.holder(bob) == (1, False)

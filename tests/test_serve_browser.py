@@ -420,3 +420,55 @@ def test_the_page_carries_on_after_the_server_restarts(browser: Any, tmp_path: P
     finally:
         second.stop()
         ctx.close()
+
+
+def test_a_friend_sits_in_for_an_away_player_in_the_browser(
+        browser: Any, served: Served, shots: Callable[[Any, str], None]) -> None:
+    """Bob closes his tab; Carol opens the link, sits in for him and sees his hand; when
+    Bob opens the link again Carol is told he is back and watches unseated."""
+    host_ctx = browser.new_context(**DESKTOP)
+    bob_ctx = browser.new_context(**PHONE)
+    carol_ctx = browser.new_context(**DESKTOP)
+    host = host_ctx.new_page()
+    errors: list[str] = []
+    create_table(host, served.url, "Ann")
+    link = host.input_value("#share-link")
+    table = served.table()
+    bob = bob_ctx.new_page()
+    bob.goto(link + "?pause=0")
+    bob.wait_for_selector("#waiting:not([hidden])")
+    bob.fill("#sit-name", "Bob")
+    bob.locator("#seat-list li[data-seat='1'] button.sit-btn").tap()
+    host.wait_for_function("() => state.seats[1].kind === 'human'")
+    seat_bot(host, 2, "heuristic")
+    seat_bot(host, 3, "heuristic")
+    bob.wait_for_selector("#game:not([hidden])")
+    bob.close()
+    host.wait_for_function("() => !state.seats[1].online")
+    carol = carol_ctx.new_page()
+    for p in (host, carol):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    carol.goto(link + "?pause=0")
+    carol.wait_for_selector("#seat-list li[data-seat='1'] button.sit-in-btn")
+    assert "The game is on" in carol.inner_text("#waiting h2")
+    assert carol.locator("button.sit-in-btn").count() == 1  # Ann is here: only Bob's seat
+    shots(carol, "desktop-9-sit-in-offer")
+    carol.fill("#sit-name", "Carol")
+    carol.click("#seat-list li[data-seat='1'] button.sit-in-btn")
+    carol.wait_for_selector("#game:not([hidden])")
+    carol.wait_for_function("() => state.you === 1 && state.game.hand.length > 0")
+    host.wait_for_function("() => state.seats[1].sub === 'Carol'")
+    assert "Carol sits in" in host.inner_text("#felt")
+    assert carol.locator("#hand .card").count() == len(in_step(carol, table, 1)["game"]["hand"])
+    shots(carol, "desktop-10-sitting-in")
+    bob = bob_ctx.new_page()  # Bob's browser still has his seat token
+    bob.goto(link + "?pause=0")
+    bob.wait_for_function("() => state && state.you === 1 && state.game !== null")
+    carol.wait_for_selector("#toast:not([hidden])")
+    assert "Bob is back" in carol.inner_text("#toast")
+    carol.wait_for_selector("#waiting:not([hidden])")
+    assert carol.locator("button.sit-in-btn").count() == 0
+    shots(carol, "desktop-11-stood-up")
+    assert not errors, errors
+    for ctx in (host_ctx, bob_ctx, carol_ctx):
+        ctx.close()

@@ -53,6 +53,8 @@ class Tab:
 
     ws: WebSocket
     seat: int | None = None
+    sub: bool = False
+    """Whether the tab is a friend sitting in for the seat's away person."""
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -164,7 +166,7 @@ class Server:
             async with room.lock:
                 room.tabs.discard(tab)
                 if tab.seat is not None:
-                    room.table.disconnected(tab.seat)
+                    room.table.disconnected(tab.seat, tab.sub)
                     room.broadcast()
                     room.arm()
             await writer
@@ -204,11 +206,12 @@ class Server:
                                                       f"({type(exc).__name__})"})
 
     def _hello(self, room: Room, tab: Tab, msg: dict[str, Any]) -> None:
-        seat = room.table.seat_of(msg.get("token"))
+        seat, sub = room.table.holder(msg.get("token"))
         room.tabs.add(tab)
         if seat is not None:
-            tab.seat = seat
-            room.table.connected(seat)
+            tab.seat, tab.sub = seat, sub
+            if room.table.connected(seat, sub):
+                self._stand_up(room, seat)
             tab.send(room.table.state(seat, events=False))
             others = [t for t in room.tabs if t is not tab]
             built = {t.seat: room.table.state(t.seat) for t in others}
@@ -218,14 +221,26 @@ class Server:
         else:
             tab.send(room.table.state(None))
 
+    @staticmethod
+    def _stand_up(room: Room, seat: int) -> None:
+        """The person at ``seat`` is back: the friend sitting in for them stands up (their
+        tabs keep watching, unseated, and are told why)."""
+        name = room.table.seats[seat].name
+        for t in room.tabs:
+            if t.seat == seat and t.sub:
+                t.seat, t.sub = None, False
+                t.send({"type": "notice", "message": f"{name} is back: the seat is theirs "
+                                                     "again. Thank you for sitting in."})
+
     async def _handle(self, room: Room, tab: Tab, msg: dict[str, Any]) -> None:
         t, kind = room.table, msg["type"]
         if kind == "sit":
             if tab.seat is not None:
                 raise Refused("you already have a seat")
+            sub = t.game is not None
             seat, token = t.sit(msg.get("seat"), msg.get("name"))
-            tab.seat = seat
-            t.connected(seat)
+            tab.seat, tab.sub = seat, sub
+            t.connected(seat, sub)
             tab.send({"type": "seated", "seat": seat, "token": token})
             await room.advance()
         elif kind == "bot":

@@ -61,6 +61,11 @@ class SeatInfo:
     """Open connections of the person holding the seat."""
     away_since: float | None = None
     preselect: int | None = None
+    sub_token: str | None = None
+    """The token of a friend sitting in for the (away) person; void once they return."""
+    sub_name: str = ""
+    sub_online: int = 0
+    """Open connections of that friend."""
 
 
 def clean_name(text: Any, seat: int) -> str:
@@ -98,17 +103,26 @@ class GameTable:
 
     def seat_of(self, token: Any) -> int | None:
         """The seat held with ``token`` at this table (None: no seat)."""
+        return self.holder(token)[0]
+
+    def holder(self, token: Any) -> tuple[int | None, bool]:
+        """(the seat ``token`` acts for, whether it is a friend sitting in); (None, False)
+        for no seat. A friend's token acts only until the seat's person is back."""
         if not isinstance(token, str) or not token:
-            return None
+            return None, False
         for s, info in enumerate(self.seats):
             if info.token is not None and secrets.compare_digest(info.token, token):
-                return s
-        return None
+                return s, False
+            if info.sub_token is not None and secrets.compare_digest(info.sub_token, token):
+                return s, True
+        return None, False
 
     def sit(self, seat: Any, name: Any) -> tuple[int, str]:
-        """Give a person the open seat ``seat`` (None: the first open one): (seat, token)."""
+        """Give a person the open seat ``seat`` (None: the first open one): (seat, token).
+        Once the game has started, a seat whose person is away may be taken by a friend
+        sitting in for them (``sit_in``)."""
         if self.game is not None:
-            raise Refused("the game has started: every seat is taken")
+            return self.sit_in(seat, name)
         if seat is None:
             free = [s for s, i in enumerate(self.seats) if i.kind == OPEN]
             if not free:
@@ -121,6 +135,30 @@ class GameTable:
         self.seats[s] = SeatInfo(kind=PERSON, name=clean_name(name, s), token=token)
         self._maybe_start()
         return s, token
+
+    def sit_in(self, seat: Any, name: Any) -> tuple[int, str]:
+        """A friend plays for the away person at ``seat`` (None: the first such seat) until
+        that person returns: (seat, the friend's token)."""
+        if self.game is None or self.game.over:
+            raise Refused("there is no game to sit in" if self.game is None
+                          else "the game is over")
+        if seat is None:
+            free = [s for s, i in enumerate(self.seats)
+                    if i.kind == PERSON and i.online == 0 and i.sub_token is None]
+            if not free:
+                raise Refused("every player is here: no seat to sit in")
+            seat = free[0]
+        s = _seat_number(seat)
+        info = self.seats[s]
+        if info.kind != PERSON:
+            raise Refused(f"seat {s} is played by a bot")
+        if info.online > 0:
+            raise Refused(f"{info.name} is at the table: seat {s} is theirs")
+        if info.sub_token is not None:
+            raise Refused(f"{info.sub_name} already sits in for {info.name}")
+        info.sub_token, info.sub_name = secrets.token_urlsafe(24), clean_name(name, s)
+        info.sub_online = 0
+        return s, info.sub_token
 
     def put_bot(self, by: int | None, seat: Any, spec: Any) -> None:
         """The host (seat 0) puts a bot playing ``spec`` in an open seat."""
@@ -155,15 +193,26 @@ class GameTable:
         if self.game is None and all(i.kind != OPEN for i in self.seats):
             self.game = Table(self.seed, game_id=0)
 
-    def connected(self, seat: int) -> None:
-        """A connection of the person at ``seat`` opened: they are back."""
+    def connected(self, seat: int, sub: bool = False) -> bool:
+        """A connection of the person at ``seat`` (or, with ``sub``, of the friend sitting
+        in) opened. Returns whether a friend sitting in must now stand up: the person is
+        back."""
         info = self.seats[seat]
+        if sub:
+            info.sub_online += 1
+            return False
         info.online += 1
         info.away_since = None
+        back = info.sub_token is not None
+        info.sub_token, info.sub_name, info.sub_online = None, "", 0
+        return back
 
-    def disconnected(self, seat: int) -> None:
+    def disconnected(self, seat: int, sub: bool = False) -> None:
         """A connection closed; with none left the person is away from now."""
         info = self.seats[seat]
+        if sub:
+            info.sub_online = max(0, info.sub_online - 1)
+            return
         info.online = max(0, info.online - 1)
         if info.online == 0:
             info.away_since = self.clock()
@@ -172,7 +221,7 @@ class GameTable:
         """Whether the stand-in bot plays for the (away) person at ``seat`` now."""
         info = self.seats[seat]
         return (info.kind == PERSON and self.bot_after is not None
-                and info.away_since is not None
+                and info.away_since is not None and info.sub_online == 0
                 and self.clock() - info.away_since >= self.bot_after)
 
     def wake_in(self) -> float | None:
@@ -181,7 +230,7 @@ class GameTable:
         if g is None or g.over or self.bot_after is None:
             return None
         info = self.seats[g.turn]
-        if info.kind != PERSON or info.away_since is None:
+        if info.kind != PERSON or info.away_since is None or info.sub_online > 0:
             return None
         return max(0.0, info.away_since + self.bot_after - self.clock())
 
@@ -325,6 +374,7 @@ class GameTable:
             "phase": self.phase,
             "seats": [{"seat": s, "kind": i.kind, "name": i.name,
                        "online": i.kind != PERSON or i.online > 0,
+                       "sub": i.sub_name if i.sub_token is not None else None,
                        "standin": self.standing_in(s)} for s, i in enumerate(self.seats)],
             "game": None, "events": []}
         g = self.game

@@ -122,7 +122,8 @@ function seatName(s, you) {
   if (!state) return `Seat ${s}`;
   const info = state.seats[s];
   const name = info.kind === "open" ? "open" : info.name;
-  return s === you ? `You (${name})` : name;
+  if (s === you) return info.sub !== null && state.game ? `You (for ${name})` : `You (${name})`;
+  return name;
 }
 
 function pos(seat, you) { return (seat - (you ?? 0) + 4) % 4; }
@@ -141,7 +142,6 @@ function drawWaiting(msg) {
   const list = $("#seat-list");
   list.replaceChildren();
   const seated = msg.you !== null;
-  $("#join-name").hidden = seated;
   for (const info of msg.seats) {
     const li = document.createElement("li");
     li.dataset.seat = String(info.seat);
@@ -153,6 +153,15 @@ function drawWaiting(msg) {
     if (info.kind === "open" && !seated && msg.phase === "waiting") {
       li.append(button("Sit here", () => send({ type: "sit", seat: info.seat,
         name: ($("#sit-name").value || localStorage.getItem("trixsim.name") || "") }), "sit-btn"));
+    }
+    if (!seated && msg.phase === "playing" && canSitIn(info)) {
+      li.append(button(`Sit in for ${info.name}`, () => send({ type: "sit", seat: info.seat,
+        name: ($("#sit-name").value || localStorage.getItem("trixsim.name") || "") }),
+      "sit-btn sit-in-btn"));
+    }
+    if (info.kind === "human" && msg.phase === "playing") {
+      label.textContent += info.online ? "" : info.sub !== null ? ` (away; ${info.sub} sits in)`
+        : " (away)";
     }
     if (info.kind === "open" && msg.host) {
       const input = document.createElement("input");
@@ -168,11 +177,23 @@ function drawWaiting(msg) {
     }
     list.append(li);
   }
-  $("#waiting-hint").textContent = msg.host
-    ? "You are the host: seat bots in the open seats, or wait for friends to join by the link."
+  const playing = msg.phase === "playing";
+  $("#waiting").querySelector("h2").textContent = playing ? "The game is on"
+    : msg.phase === "over" ? "The game is over" : "Waiting for four players";
+  $("#join-name").hidden = seated || msg.phase === "over"
+    || (playing && !msg.seats.some(canSitIn));
+  $("#waiting-hint").textContent = playing
+    ? (msg.seats.some(canSitIn)
+      ? "You may sit in for a player who is away; they get the seat back when they return."
+      : "Every player is at the table. Keep this page open: a seat may free up.")
+    : msg.phase === "over" ? "This table's game has ended."
+    : msg.host ? "You are the host: seat bots in the open seats, or wait for friends to join by the link."
     : seated ? "Waiting for the other seats to fill." : "Pick an open seat.";
-  $("#contract-info").textContent = "waiting for players";
+  $("#contract-info").textContent = playing ? "game in progress" : "waiting for players";
 }
+
+// a person's seat that a friend may take while they are away
+function canSitIn(info) { return info.kind === "human" && !info.online && info.sub === null; }
 
 function button(text, onClick, cls = "") {
   const b = document.createElement("button");
@@ -221,7 +242,7 @@ function drawSeat(box, s, msg) {
   box.replaceChildren();
   box.dataset.seat = String(s);
   box.classList.toggle("turn", g.turn === s && !g.over);
-  box.classList.toggle("away", !info.online);
+  box.classList.toggle("away", !info.online && info.sub === null);  // a friend plays there
   const name = document.createElement("div");
   name.className = "name";
   name.textContent = seatName(s, msg.you);
@@ -235,7 +256,10 @@ function drawSeat(box, s, msg) {
     tags.append(t);
   };
   if (info.kind === "bot") tag("bot", "bot");
-  if (!info.online) tag(info.standin ? "away · bot plays" : "away", "away");
+  if (!info.online) {
+    tag(info.sub !== null ? `${info.sub} sits in` : info.standin ? "away · bot plays" : "away",
+      "away");
+  }
   if (g.picker === s) tag("picker", "picker");
   if (g.declared === s) tag("K♥ declared", "declared");
   if (g.passed.includes(s)) tag("passed", "passed");
@@ -511,7 +535,7 @@ function start() {
   });
   $("#side-btn").addEventListener("click", () => {
     document.body.classList.toggle("side-open");
-    if (state) showOnly(state.phase === "waiting" ? "waiting" : "game");
+    if (state) showOnly(state.game ? "game" : "waiting");
   });
   $("#create-form").addEventListener("submit", createTable);
   $("#create-name").value = localStorage.getItem("trixsim.name") || "";
