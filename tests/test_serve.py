@@ -98,6 +98,20 @@ def seat_bots(ws: Any, seats: list[int], spec: str = "heuristic") -> Msg:
     return m
 
 
+def ann_and_bob(a: Any, b: Any, token: str, bots: tuple[str, str]) -> tuple[str, Msg, Msg]:
+    """Ann (the host, tab ``a``) and Bob (tab ``b``, seat 1) with bots in seats 2 and 3:
+    (Bob's token, Ann's and Bob's first state of the game)."""
+    hello(a, token)
+    hello(b, None)
+    b.send_json({"type": "sit", "seat": 1, "name": "Bob"})
+    bob = until(b, "seated")[0]["token"]
+    until(b), until(a)
+    a.send_json({"type": "bot", "seat": 2, "spec": bots[0]})
+    until(a), until(b)
+    a.send_json({"type": "bot", "seat": 3, "spec": bots[1]})
+    return bob, until(a)[0], until(b)[0]
+
+
 def play_out(ws: Any, m: Msg, rng: random.Random, limit: int = 2000) -> Msg:
     """Play the seat of ``ws`` (alone among bots) to the end of the game."""
     for _ in range(limit):
@@ -502,15 +516,8 @@ def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
     rng = random.Random(11)
     with client.websocket_connect(f"/ws/{tid}") as a, \
             client.websocket_connect(f"/ws/{tid}") as b:
-        hello(a, token)
-        hello(b, None)
-        b.send_json({"type": "sit", "seat": 1, "name": "Bob"})
-        bob = until(b, "seated")[0]["token"]
-        until(b), until(a)
-        a.send_json({"type": "bot", "seat": 2, "spec": "random"})
-        until(a), until(b)
-        a.send_json({"type": "bot", "seat": 3, "spec": "heuristic"})
-        m = {0: until(a)[0], 1: until(b)[0]}
+        bob, ma, mb = ann_and_bob(a, b, token, ("random", "heuristic"))
+        m = {0: ma, 1: mb}
         tabs = {0: a, 1: b}
         looked = chosen = False
         for _ in range(400):
@@ -625,16 +632,8 @@ def test_a_friend_sits_in_for_an_away_player_until_they_return(tmp_path: Path) -
     table.clock = lambda: clock[0]
     rng = random.Random(4)
     with client.websocket_connect(f"/ws/{tid}") as a:
-        hello(a, token)
         with client.websocket_connect(f"/ws/{tid}") as b:
-            hello(b, None)
-            b.send_json({"type": "sit", "seat": 1, "name": "Bob"})
-            bob = until(b, "seated")[0]["token"]
-            until(b), until(a)
-            a.send_json({"type": "bot", "seat": 2, "spec": "heuristic"})
-            until(a), until(b)
-            a.send_json({"type": "bot", "seat": 3, "spec": "heuristic"})
-            until(a), until(b)
+            bob, _, _ = ann_and_bob(a, b, token, ("heuristic", "heuristic"))
             with client.websocket_connect(f"/ws/{tid}") as c:  # Bob is here: no sitting in
                 assert hello(c, None)["seats"][1]["sub"] is None
                 c.send_json({"type": "sit", "seat": 1, "name": "Carol"})

@@ -198,6 +198,15 @@ def seat_bot(page: Any, seat: int, spec: str) -> None:
     page.wait_for_function(f"() => state.seats[{seat}].kind === 'bot'")
 
 
+def join(page: Any, link: str, name: str, seat: int, touch: bool = False) -> None:
+    """Open a table's link and take the open seat ``seat`` under ``name``."""
+    page.goto(link + "?pause=0")
+    page.wait_for_selector("#waiting:not([hidden])")
+    page.fill("#sit-name", name)
+    button = page.locator(f"#seat-list li[data-seat='{seat}'] button.sit-btn")
+    button.tap() if touch else button.click()
+
+
 def test_one_person_and_three_bots_play_a_whole_game_in_the_browser(
         browser: Any, served: Served, shots: Callable[[Any, str], None]) -> None:
     ctx = browser.new_context(**DESKTOP)
@@ -312,10 +321,7 @@ def test_two_people_at_one_table_from_two_browsers(browser: Any, served: Served,
     create_table(host, served.url, "Ann")
     link = host.input_value("#share-link")
     table = served.table()
-    guest.goto(link + "?pause=0")
-    guest.wait_for_selector("#waiting:not([hidden])")
-    guest.fill("#sit-name", "Bob")
-    guest.locator("#seat-list li[data-seat='1'] button.sit-btn").tap()
+    join(guest, link, "Bob", 1, touch=True)
     host.wait_for_function("() => state.seats[1].kind === 'human'")
     assert host.locator("#seat-list li[data-seat='1']").inner_text().count("Bob") == 1
     assert guest.locator("button.bot-btn").count() == 0  # only the host seats bots
@@ -435,10 +441,7 @@ def test_a_friend_sits_in_for_an_away_player_in_the_browser(
     link = host.input_value("#share-link")
     table = served.table()
     bob = bob_ctx.new_page()
-    bob.goto(link + "?pause=0")
-    bob.wait_for_selector("#waiting:not([hidden])")
-    bob.fill("#sit-name", "Bob")
-    bob.locator("#seat-list li[data-seat='1'] button.sit-btn").tap()
+    join(bob, link, "Bob", 1, touch=True)
     host.wait_for_function("() => state.seats[1].kind === 'human'")
     seat_bot(host, 2, "heuristic")
     seat_bot(host, 3, "heuristic")
