@@ -18,7 +18,16 @@ from pathlib import Path
 
 import numpy as np
 from trixsim.reports.report import Doc
-from trixsim.reports.stats import SPRT, Z95, Estimate, Moments, estimate, moments_ci, wilson
+from trixsim.reports.stats import (
+    SPRT,
+    Z95,
+    Estimate,
+    Moments,
+    estimate,
+    json_safe,
+    moments_ci,
+    wilson,
+)
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, open_run
 
 from trixsim.folders import write_atomic
@@ -62,12 +71,6 @@ class DealResults:
     def diffs(self) -> np.ndarray:
         """Per-deal mean of A's final total minus B's in the same seat."""
         return (self.seat_a(self.finals).astype(np.float64) - self.finals[ALL_B]).mean(axis=1)
-
-    def extend(self, other: DealResults) -> DealResults:
-        """These deals followed by ``other``'s."""
-        return DealResults(*(np.concatenate([x, y], axis=1) for x, y in
-                             ((self.finals, other.finals), (self.wins, other.wins),
-                              (self.losses, other.losses))))
 
 
 @dataclass
@@ -242,14 +245,9 @@ def by_contract(folders: list[RunFolder]) -> list[dict[str, object]]:
     return out
 
 
-def summarise(a: str, b: str, deals: DealResults | DealSums,
-              folders: list[RunFolder]) -> Comparison:
-    """All the statistics of a comparison from its deals (or their sums) and contract
+def summarise(a: str, b: str, deals: DealSums, folders: list[RunFolder]) -> Comparison:
+    """All the statistics of a comparison from the sums of its deals and its contract
     tables."""
-    if isinstance(deals, DealResults):
-        sums = DealSums()
-        sums.add(deals)
-        deals = sums
     rates: dict[str, dict[str, list[float]]] = {}
     for who, k in (("A", 0), ("B", 1)):
         rates[who] = {what: [float(v) for v in wilson(deals.counts[k, i], deals.counts[k, 2])]
@@ -353,17 +351,7 @@ def _rounds(sprt: SPRT, diffs: np.ndarray, size: int) -> list[dict[str, object]]
 
 def write(result: Comparison, out: Path) -> None:
     """Write ``compare.json`` and ``report.md`` into the run folder ``out``."""
-    text = json.dumps(_finite(result.to_json()), indent=1, allow_nan=False)
+    text = json.dumps(json_safe(result.to_json()), indent=1, allow_nan=False)
     write_atomic(out / "compare.json", text + "\n")
     write_atomic(out / "report.md", result.doc().markdown())
 
-
-def _finite(x: object) -> object:
-    """``x`` with infinite and NaN floats replaced by None (strict JSON)."""
-    if isinstance(x, dict):
-        return {k: _finite(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_finite(v) for v in x]
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x

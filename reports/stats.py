@@ -54,6 +54,17 @@ def estimate(x: np.ndarray) -> Estimate:
     return Estimate(n, float(x.mean()), sd / math.sqrt(n))
 
 
+def json_safe(x: object) -> object:
+    """``x`` with infinite and NaN floats replaced by None (strict JSON)."""
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [json_safe(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
 @dataclass
 class Moments:
     """Count, mean and sum of squared deviations of values seen in parts: the same

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from trixsim.reports.pairing import Paired, read_pairs, run_ids
 from trixsim.reports.report import Doc
-from trixsim.reports.stats import Estimate
+from trixsim.reports.stats import Estimate, json_safe
 from trixsim.reports.tables import open_run
 from trixsim.reports.verdicts import pair_matrix
 
@@ -245,20 +245,11 @@ def read_ranking(folders: Sequence[Path], strategies: Sequence[str]) -> Ranking:
 def write(ranking: Ranking, out: Path) -> None:
     """Add the ranking to tournament.json and write report.md into ``out``."""
     settings = read_settings(out)
-    settings["ranking"] = _finite(ranking.to_json())
+    settings["ranking"] = json_safe(ranking.to_json())
     write_atomic(out / "tournament.json",  # what --resume reads: never half written
                  json.dumps(settings, indent=1, allow_nan=False) + "\n")
     write_atomic(out / "report.md", ranking.doc().markdown())
 
-
-def _finite(x: object) -> object:
-    if isinstance(x, dict):
-        return {k: _finite(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_finite(v) for v in x]
-    if isinstance(x, float) and not np.isfinite(x):
-        return None
-    return x
 
 
 __all__ = ["Ranking", "TournamentError", "bradley_terry", "pair_folder", "pair_lineups",

@@ -27,6 +27,7 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
+from trixsim.folders import write_atomic
 from trixsim.pool import Backend, Job, LocalBackend, WorkerDied, no_interrupts
 
 INSTALL = "pip install 'trixsim[dask]'"
@@ -253,9 +254,7 @@ def install_files(files: Files) -> None:
         path = folder / (Path(name).name or "file")
         if not path.is_file():
             folder.mkdir(parents=True, exist_ok=True)
-            tmp = folder / f".{path.name}.{os.getpid()}"
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
+            write_atomic(path, data)
         copies[name] = str(path)
     if loading.use_copies(copies):
         _forget_strategies()
