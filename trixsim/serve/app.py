@@ -237,8 +237,8 @@ class Server:
         if kind == "sit":
             if tab.seat is not None:
                 raise Refused("you already have a seat")
-            sub = t.game is not None
             seat, token = t.sit(msg.get("seat"), msg.get("name"))
+            sub = t.holder(token)[1]  # once the game is on, a friend sitting in
             tab.seat, tab.sub = seat, sub
             t.connected(seat, sub)
             tab.send({"type": "seated", "seat": seat, "token": token})
