@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from trixsim import __version__
+from trixsim.cutpoints import cut
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
 from trixsim.games import get_game
 from trixsim.loading import load_seats, split_specs
@@ -172,6 +173,7 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
         tmp = temp_file(Path(out_dir), table, lineup, start)
         tmp.write_bytes(blob)
         temps[table] = str(tmp)
+        cut("chunk file written")
     entry["_temp"] = temps
     return entry
 
@@ -269,7 +271,13 @@ class RunWriter:
             for table in TABLES:
                 (tmp / table).mkdir()
             write_run_json(tmp, meta)
-        return cls(Path(out), meta, lock)
+        writer = cls(Path(out), meta, lock)
+        try:
+            cut("run folder created")
+        except BaseException:
+            lock.release()
+            raise
+        return writer
 
     @classmethod
     def reopen(cls, out: Path | str) -> RunWriter:
@@ -315,7 +323,9 @@ class RunWriter:
         self.meta["plan"] += [list(j) for j in plan(cfg, len(self.lineups))]
         self.meta["games"] += games
         self.meta["complete"] = False
+        cut("before extending the plan")
         write_run_json(self.out, self.meta)
+        cut("plan extended")
 
     def play(self, workers: int = 1, start_method: str | None = None,
              progress: Callable[[int], None] | None = None,
@@ -331,6 +341,7 @@ class RunWriter:
             with sigterm_interrupts():
                 self.warm_up(notice)
                 self._play(self.todo(), backend, progress)
+                cut("every chunk played")
             self.meta["complete"] = True
         finally:
             self.meta["seconds"] = round(before + time.perf_counter() - t0, 3)
@@ -364,7 +375,10 @@ class RunWriter:
             log.info("lineup %d games %d..%d: %d contracts in %.2f s (on the cluster)",
                      chunk["lineup"], chunk["start"], chunk["stop"] - 1, chunk["contracts"],
                      chunk["seconds"])
-        list_chunk(self.out, self.meta, place_chunk(self.out, chunk))
+        placed = place_chunk(self.out, chunk)
+        cut("chunk placed")
+        list_chunk(self.out, self.meta, placed)
+        cut("chunk listed")
         self.summary.add(chunk, self.lineups[chunk["lineup"]])
         if progress:
             progress(chunk["stop"] - chunk["start"])
