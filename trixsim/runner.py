@@ -131,15 +131,22 @@ def _seats(specs: list[str]) -> list:
     return _SEATS_CACHE[key]
 
 
-def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int) -> Chunk:
+def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
+               legacy: bool = False) -> Chunk:
     """Play one chunk; returns its run.json entry (sums, sizes, checksums) with the bytes
     of its two Parquet files under ``_data``, for the main process to write (a worker on
-    another machine). The same chunk gives the same bytes wherever it is played."""
+    another machine). The same chunk gives the same bytes wherever it is played.
+    ``legacy``: a chunk of a format-1 run, without the columns format 2 added."""
     t0 = time.perf_counter()
     game = get_game()
     outcomes = game.outcomes(stop - start, lineup)
     st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes, game=game)
     tables = outcomes.tables(st, specs)
+    if legacy:
+        from trixsim.games.trix.outcomes import LEGACY_COLUMNS
+
+        c = tables["contracts"]
+        tables["contracts"] = c.drop_columns([n for n in LEGACY_COLUMNS if n in c.column_names])
     data = {table: encode_table(tables[table]) for table in TABLES}
     scores = game.final_scores(st)
     final = scores.astype(np.float64)
@@ -159,13 +166,13 @@ def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int) 
 
 
 def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-               stop: int) -> Chunk:
+               stop: int, legacy: bool = False) -> Chunk:
     """Play one chunk and write its two Parquet files into the run folder under temporary
     names; returns its run.json entry (with the temporary paths, sizes and checksums). The
     main process renames the files into place when it lists the chunk, so a file under a
     chunk's own name is always a listed one. In a worker, nothing is written once the
     main process is gone."""
-    entry = chunk_data(seed, lineup, specs, start, stop)
+    entry = chunk_data(seed, lineup, specs, start, stop, legacy)
     temps: dict[str, str] = {}
     for table, blob in entry.pop("_data").items():
         if main_process_gone():
@@ -297,6 +304,9 @@ class RunWriter:
                                      "resuming a folder holding files of another run")
             remove_temp_files(out)
             damage = damaged_chunks(out, meta)
+            from trixsim.audit import rule_damage  # numba: only when resuming
+
+            damage += rule_damage(out, meta, skip=[d.chunk for d in damage])
             if damage:
                 bad = [d.chunk for d in damage]
                 meta["chunks"] = [c for c in meta["chunks"] if c not in bad]
@@ -390,11 +400,12 @@ class RunWriter:
         if not todo:
             return
         specs = sorted({s for lu, _, _ in todo for s in self.lineups[lu]})
+        legacy = self.meta.get("format") != FORMAT  # a format-1 run stays format 1
         if backend.shared:
-            jobs = [(out, seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+            jobs = [(out, seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
             fn: Callable[..., Chunk] = play_chunk
         else:  # the workers cannot see the folder: they send the files' bytes
-            jobs = [(seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+            jobs = [(seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
             fn = chunk_data
         try:
             backend.map_unordered(

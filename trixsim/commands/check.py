@@ -21,9 +21,11 @@ def register(group: click.Group) -> None:
         written, and every table file must be listed. Every table is then read and
         checked by the rules: each contract's totals are the previous totals plus its
         points (1000 rule), games end when a total passes 1000 or after 28 contracts,
-        final totals, winners and losers follow, and run.json's sums match. Exit 0 when
-        all is well, 1 when a problem was found (each printed on its own line), 2 when
-        RUN_DIR is not a run folder.
+        final totals, winners and losers follow, and run.json's sums match. The game then
+        re-derives every contract row: who picked what (turn, pick number, multiplier,
+        trix by the 6th pick), the tricks and cards each seat took, the declaration, and
+        each seat's points. Exit 0 when all is well, 1 when a problem was found (each
+        printed on its own line), 2 when RUN_DIR is not a run folder.
         """
         from trixsim.audit import check_run  # numba: loaded only when the command runs
 
@@ -36,7 +38,8 @@ def register(group: click.Group) -> None:
         for problem in audit.problems:
             click.echo(f"problem: {problem}")
         summary = (f"{run_dir}: {audit.chunks} chunk(s) read, {audit.games:,} games, "
-                   f"{audit.contracts:,} contracts: totals, game ends, finals and sums")
+                   f"{audit.contracts:,} contracts: totals, game ends, finals, sums and "
+                   "every contract by the rules")
         if audit.ok:
             click.echo(f"{summary} all consistent")
             return
