@@ -178,7 +178,13 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
         if main_process_gone():
             os._exit(1)
         tmp = temp_file(Path(out_dir), table, lineup, start)
-        tmp.write_bytes(blob)
+        try:
+            tmp.write_bytes(blob)
+        except BaseException:  # a full disk: leave no partial file behind
+            tmp.unlink(missing_ok=True)
+            for done in temps.values():
+                Path(done).unlink(missing_ok=True)
+            raise
         temps[table] = str(tmp)
         cut("chunk file written")
     entry["_temp"] = temps
@@ -296,6 +302,10 @@ class RunWriter:
         lock = FolderLock(out).acquire()
         try:
             meta = read_run(out)  # again, now that nobody else writes it
+            log_file = out / "run.log"
+            if log_file.is_symlink() or (log_file.exists() and not log_file.is_file()):
+                raise RunFolderError(f"{log_file} is a link or not a file: not writing the "
+                                     "log outside the run folder")
             if kind_of(out) is None:  # written before folders were marked
                 write_marker(out, "run")
             foreign = unlisted_files(out, meta, planned_too=True)
