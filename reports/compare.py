@@ -30,6 +30,7 @@ from trixsim.reports.stats import (
 )
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, open_run
 
+from trixsim.cutpoints import cut
 from trixsim.folders import write_atomic
 from trixsim.pool import Backend, LocalBackend
 from trixsim.runfolder import CompareSettings, RunFolderError, compare_settings
@@ -316,10 +317,11 @@ def _play(writer: RunWriter, backend: Backend,
             writer.play(progress=on_games, backend=backend)
             end = first + writer.meta["games"]
             folder = open_run(writer.out)
-            for lo in range(upto, end, BLOCK_DEALS):
-                sums.add(read_deals(folder, games=(lo, min(end, lo + BLOCK_DEALS))))
+            for lo in _blocks(upto, end, first, size):  # a round at a time, resumed or not
+                sums.add(read_deals(folder, games=lo))
             upto = end
             diffs = sums.diffs
+            cut("round read")
             decision = sprt.decide(diffs) if sprt is not None else None
             if progress:
                 progress(int(diffs.size), decision, diffs)
@@ -334,7 +336,20 @@ def _play(writer: RunWriter, backend: Backend,
                            "lower": sprt.lower, "decision": decision or "undecided"}
             result.rounds = _rounds(sprt, sums.diffs, size)
         write(result, writer.out)
+        cut("comparison written")
     return result
+
+
+def _blocks(lo: int, hi: int, first: int, size: int) -> list[tuple[int, int]]:
+    """Deals ``lo .. hi-1`` as blocks that never cross a round's end (rounds of ``size``
+    from ``first``) nor exceed BLOCK_DEALS: the sums then add up in the same order whether
+    the rounds were read one by one or, after a resume, several at once."""
+    out = []
+    while lo < hi:
+        stop = min(hi, lo + BLOCK_DEALS, first + ((lo - first) // size + 1) * size)
+        out.append((lo, stop))
+        lo = stop
+    return out
 
 
 def _rounds(sprt: SPRT, diffs: np.ndarray, size: int) -> list[dict[str, object]]:
@@ -353,5 +368,6 @@ def write(result: Comparison, out: Path) -> None:
     """Write ``compare.json`` and ``report.md`` into the run folder ``out``."""
     text = json.dumps(json_safe(result.to_json()), indent=1, allow_nan=False)
     write_atomic(out / "compare.json", text + "\n")
+    cut("compare.json written")
     write_atomic(out / "report.md", result.doc().markdown())
 

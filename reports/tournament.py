@@ -28,6 +28,7 @@ from trixsim.reports.stats import Estimate, json_safe
 from trixsim.reports.tables import open_run
 from trixsim.reports.verdicts import pair_matrix
 
+from trixsim.cutpoints import cut
 from trixsim.folders import create_folder, write_atomic
 from trixsim.pool import Backend, LocalBackend
 from trixsim.runner import RunConfig, RunWriter
@@ -83,20 +84,24 @@ def play(specs: Sequence[str], games: int, seed: int, out: Path, workers: int = 
         with create_folder(out, KIND, force) as (tmp, lock):
             (tmp / "tournament.json").write_text(json.dumps(settings, indent=1) + "\n")
         lock.release()
+        cut("tournament folder created")
     folders = []
     for k, (a, b) in enumerate(pairs_of(specs)):
         path = out / settings["pairs"][k]
         folders.append(path)
-        if (path / "run.json").exists():
-            if open_run(path).complete:
-                continue
+        if path.exists() or path.is_symlink():
+            # any state a cut left: created with no chunk yet, some chunks, all of them
             writer = RunWriter.reopen(path)
+            if writer.meta.get("complete") and not writer.todo():
+                writer.close()
+                continue
         else:
             cfg = RunConfig(games=games, seed=(seed + k) % SEED_MOD, lineups=pair_lineups(a, b),
                             workers=backend.parallelism, batch_size=min(10_000, games))
             writer = RunWriter.create(cfg, path, command=command)
         with writer:
             writer.play(progress=on_games, backend=backend)
+    cut("every pair played")
     return folders
 
 
@@ -248,6 +253,7 @@ def write(ranking: Ranking, out: Path) -> None:
     settings["ranking"] = json_safe(ranking.to_json())
     write_atomic(out / "tournament.json",  # what --resume reads: never half written
                  json.dumps(settings, indent=1, allow_nan=False) + "\n")
+    cut("ranking written")
     write_atomic(out / "report.md", ranking.doc().markdown())
 
 

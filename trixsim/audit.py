@@ -4,7 +4,9 @@ Beyond the chunk checks every reader makes (present, size, checksum, nothing unl
 the audit reads every table and checks that the numbers add up by the rules: each
 contract's totals are the previous totals plus its points with the 1000 rule, games end
 when a total passes 1000 or after 28 contracts, final totals, winners and losers match
-the last contract, and the sums recorded in run.json match the tables.
+the last contract, and the sums recorded in run.json match the tables. Then the game
+re-derives every contract row by its rules (for Trix: ``trixsim.games.trix.verify``): who
+picked what, the tricks and cards taken, and each seat's points.
 """
 
 from __future__ import annotations
@@ -16,10 +18,20 @@ import numpy as np
 from numba import njit
 
 from trixsim.folders import holder
+from trixsim.games import get_game
 from trixsim.games.trix import rules
 from trixsim.games.trix.rules import add_points, ends_game, winners_losers
 from trixsim.jitcache import guard, sources
-from trixsim.runfolder import Chunk, RunMeta, damaged_chunks, read_run, unlisted_files
+from trixsim.runfolder import (
+    FORMAT,
+    Chunk,
+    Damage,
+    RunMeta,
+    damaged_chunks,
+    read_run,
+    unlisted_files,
+)
+from trixsim.types import CONTRACT_NAMES
 
 # _chain compiles in the rules it calls: refresh its cache when they change
 guard(__file__, sources(rules))
@@ -59,7 +71,28 @@ def check_run(out: Path | str) -> Audit:
         if chunk not in bad:
             _check_chunk(out, chunk, audit)
     _check_plan(meta, audit)
+    if meta.get("format") != FORMAT:
+        from trixsim.games.trix.verify import LIMITS
+
+        audit.notes.append(f"a run of format {meta.get('format')}: {LIMITS}")
     return audit
+
+
+def rule_damage(out: Path | str, meta: RunMeta, skip: list[Chunk] = ()) -> list[Damage]:
+    """The listed chunks (but ``skip``) whose tables break the rules or disagree with
+    run.json, each with its first problem: what ``--resume`` plays again, so that a run
+    whose checksums were made to match tampered tables is never called complete."""
+    found = []
+    for chunk in meta["chunks"]:
+        if chunk in skip:
+            continue
+        audit = Audit(Path(out))
+        _check_chunk(Path(out), chunk, audit)
+        if audit.problems:
+            where = (f"chunk lineup {chunk['lineup']} games {chunk['start']}.."
+                     f"{chunk['stop'] - 1}: ")
+            found.append(Damage(chunk, audit.problems[0].removeprefix(where)))
+    return found
 
 
 def _check_plan(meta: RunMeta, audit: Audit) -> None:
@@ -109,6 +142,21 @@ def _check_chunk(out: Path, chunk: Chunk, audit: Audit) -> None:
     if sums != (chunk["final_sum"], chunk["wins"], chunk["losses"]):
         audit.problems.append(f"{where}: the tables' sums differ from those run.json "
                               "recorded")
+    cols = {name: c[name].to_numpy() for name in c.columns if name != "contract"}
+    cols["contract"] = _contract_ids(c.contract)
+    for line in get_game().check_rows(cols, g.first_picker.to_numpy(np.int64),
+                                      chunk["start"]):
+        audit.problems.append(f"{where}: {line}")
+
+
+def _contract_ids(column: object) -> np.ndarray:
+    """A contract column (names, dictionary-encoded) as ids 0-6 (-1 for a name not known)."""
+    import pandas as pd
+
+    cat = pd.Categorical(column)
+    ids = np.array([CONTRACT_NAMES.index(x) if x in CONTRACT_NAMES else -1
+                    for x in cat.categories] + [-1], dtype=np.int64)
+    return ids[np.where(cat.codes < 0, len(cat.categories), cat.codes)]
 
 
 _WHAT = ("totals are not the previous totals plus the contract's points (1000 rule)",
@@ -151,4 +199,4 @@ def _chain(game: np.ndarray, number: np.ndarray, points: np.ndarray, totals: np.
     return -1, -1
 
 
-__all__ = ["Audit", "check_run"]
+__all__ = ["Audit", "check_run", "rule_damage"]

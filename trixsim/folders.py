@@ -97,6 +97,11 @@ def _foreign_entries(path: Path, kind: Kind) -> list[str]:
     return foreign
 
 
+def foreign_entries(path: Path, kind: Kind) -> list[str]:
+    """Entries of ``path`` that this tool does not write in a folder of ``kind``."""
+    return _foreign_entries(Path(path), kind)
+
+
 def check_replaceable(path: Path, kinds: Iterable[Kind], inputs: Iterable[Path] = ()) -> None:
     """Refuse (FolderError) to replace ``path`` unless it is a folder this tool created,
     of one of ``kinds``, holding nothing else, and not the current directory, an input, or
@@ -281,5 +286,5 @@ def write_atomic(path: Path | str, data: str | bytes, tmp: Path | None = None,
 
 
 __all__ = ["CONTENTS", "LOCK", "MARKER", "FolderError", "FolderLock", "FolderLocked",
-           "check_new_output", "check_replaceable", "create_folder", "holder", "kind_of",
-           "write_atomic", "write_marker"]
+           "check_new_output", "check_replaceable", "create_folder", "foreign_entries",
+           "holder", "kind_of", "write_atomic", "write_marker"]

@@ -1,4 +1,4 @@
-"""The run folder format (``trixsim-run/1``): run.json, chunk files, and their verification.
+"""The run folder format (``trixsim-run/2``): run.json, chunk files, and their verification.
 
 A run folder holds ``run.json`` (settings, plan, finished chunks), ``contracts/`` and
 ``games/`` (one Parquet file per finished chunk), ``run.log`` and this tool's marker and
@@ -22,7 +22,11 @@ from typing import Any, TypedDict
 
 from trixsim.folders import write_atomic
 
-FORMAT = "trixsim-run/1"
+FORMAT = "trixsim-run/2"
+"""Format 2 added the cards each seat took and the last trick's taker to the contracts
+table (what ``trixsim check`` needs to re-derive every contract's points)."""
+FORMATS = ("trixsim-run/1", FORMAT)
+"""Formats this version reads; a resumed format-1 run goes on writing format-1 chunks."""
 TABLES = ("contracts", "games")
 _TMP = re.compile(r"^\.tmp-")
 
@@ -191,7 +195,7 @@ def read_run(out: Path | str) -> RunMeta:
         raise RunFolderError(f"{out} is not a run folder (no run.json)") from None
     except (OSError, ValueError, RecursionError) as exc:
         raise RunFolderError(f"{path}: unreadable ({str(exc)[:120]})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") not in FORMATS:
         raise RunFolderError(f"{path} is not a {FORMAT} file")
     for key in ("seed", "games", "first_game", "lineups", "plan", "chunks"):
         if key not in meta:
@@ -299,7 +303,7 @@ def remove_temp_files(out: Path) -> None:
                 f.unlink(missing_ok=True)
 
 
-__all__ = ["FORMAT", "TABLES", "Chunk", "CompareSettings", "Damage", "RunFolderError",
+__all__ = ["FORMAT", "FORMATS", "TABLES", "Chunk", "CompareSettings", "Damage", "RunFolderError",
            "RunMeta", "chunk_file", "chunk_name", "compare_settings", "damaged_chunks",
            "data_digest", "digest", "encode_table", "list_chunk", "new_meta", "place_chunk",
            "read_run", "remove_temp_files", "temp_file", "unlisted_files", "verify_chunk",

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from trixsim import __version__
+from trixsim.cutpoints import cut
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
 from trixsim.games import get_game
 from trixsim.loading import load_seats, split_specs
@@ -130,15 +131,22 @@ def _seats(specs: list[str]) -> list:
     return _SEATS_CACHE[key]
 
 
-def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int) -> Chunk:
+def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
+               legacy: bool = False) -> Chunk:
     """Play one chunk; returns its run.json entry (sums, sizes, checksums) with the bytes
     of its two Parquet files under ``_data``, for the main process to write (a worker on
-    another machine). The same chunk gives the same bytes wherever it is played."""
+    another machine). The same chunk gives the same bytes wherever it is played.
+    ``legacy``: a chunk of a format-1 run, without the columns format 2 added."""
     t0 = time.perf_counter()
     game = get_game()
     outcomes = game.outcomes(stop - start, lineup)
     st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes, game=game)
     tables = outcomes.tables(st, specs)
+    if legacy:
+        from trixsim.games.trix.outcomes import LEGACY_COLUMNS
+
+        c = tables["contracts"]
+        tables["contracts"] = c.drop_columns([n for n in LEGACY_COLUMNS if n in c.column_names])
     data = {table: encode_table(tables[table]) for table in TABLES}
     scores = game.final_scores(st)
     final = scores.astype(np.float64)
@@ -158,20 +166,27 @@ def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int) 
 
 
 def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-               stop: int) -> Chunk:
+               stop: int, legacy: bool = False) -> Chunk:
     """Play one chunk and write its two Parquet files into the run folder under temporary
     names; returns its run.json entry (with the temporary paths, sizes and checksums). The
     main process renames the files into place when it lists the chunk, so a file under a
     chunk's own name is always a listed one. In a worker, nothing is written once the
     main process is gone."""
-    entry = chunk_data(seed, lineup, specs, start, stop)
+    entry = chunk_data(seed, lineup, specs, start, stop, legacy)
     temps: dict[str, str] = {}
     for table, blob in entry.pop("_data").items():
         if main_process_gone():
             os._exit(1)
         tmp = temp_file(Path(out_dir), table, lineup, start)
-        tmp.write_bytes(blob)
+        try:
+            tmp.write_bytes(blob)
+        except BaseException:  # a full disk: leave no partial file behind
+            tmp.unlink(missing_ok=True)
+            for done in temps.values():
+                Path(done).unlink(missing_ok=True)
+            raise
         temps[table] = str(tmp)
+        cut("chunk file written")
     entry["_temp"] = temps
     return entry
 
@@ -269,7 +284,13 @@ class RunWriter:
             for table in TABLES:
                 (tmp / table).mkdir()
             write_run_json(tmp, meta)
-        return cls(Path(out), meta, lock)
+        writer = cls(Path(out), meta, lock)
+        try:
+            cut("run folder created")
+        except BaseException:
+            lock.release()
+            raise
+        return writer
 
     @classmethod
     def reopen(cls, out: Path | str) -> RunWriter:
@@ -281,6 +302,10 @@ class RunWriter:
         lock = FolderLock(out).acquire()
         try:
             meta = read_run(out)  # again, now that nobody else writes it
+            log_file = out / "run.log"
+            if log_file.is_symlink() or (log_file.exists() and not log_file.is_file()):
+                raise RunFolderError(f"{log_file} is a link or not a file: not writing the "
+                                     "log outside the run folder")
             if kind_of(out) is None:  # written before folders were marked
                 write_marker(out, "run")
             foreign = unlisted_files(out, meta, planned_too=True)
@@ -289,6 +314,9 @@ class RunWriter:
                                      "resuming a folder holding files of another run")
             remove_temp_files(out)
             damage = damaged_chunks(out, meta)
+            from trixsim.audit import rule_damage  # numba: only when resuming
+
+            damage += rule_damage(out, meta, skip=[d.chunk for d in damage])
             if damage:
                 bad = [d.chunk for d in damage]
                 meta["chunks"] = [c for c in meta["chunks"] if c not in bad]
@@ -315,7 +343,9 @@ class RunWriter:
         self.meta["plan"] += [list(j) for j in plan(cfg, len(self.lineups))]
         self.meta["games"] += games
         self.meta["complete"] = False
+        cut("before extending the plan")
         write_run_json(self.out, self.meta)
+        cut("plan extended")
 
     def play(self, workers: int = 1, start_method: str | None = None,
              progress: Callable[[int], None] | None = None,
@@ -331,6 +361,7 @@ class RunWriter:
             with sigterm_interrupts():
                 self.warm_up(notice)
                 self._play(self.todo(), backend, progress)
+                cut("every chunk played")
             self.meta["complete"] = True
         finally:
             self.meta["seconds"] = round(before + time.perf_counter() - t0, 3)
@@ -364,7 +395,10 @@ class RunWriter:
             log.info("lineup %d games %d..%d: %d contracts in %.2f s (on the cluster)",
                      chunk["lineup"], chunk["start"], chunk["stop"] - 1, chunk["contracts"],
                      chunk["seconds"])
-        list_chunk(self.out, self.meta, place_chunk(self.out, chunk))
+        placed = place_chunk(self.out, chunk)
+        cut("chunk placed")
+        list_chunk(self.out, self.meta, placed)
+        cut("chunk listed")
         self.summary.add(chunk, self.lineups[chunk["lineup"]])
         if progress:
             progress(chunk["stop"] - chunk["start"])
@@ -376,11 +410,12 @@ class RunWriter:
         if not todo:
             return
         specs = sorted({s for lu, _, _ in todo for s in self.lineups[lu]})
+        legacy = self.meta.get("format") != FORMAT  # a format-1 run stays format 1
         if backend.shared:
-            jobs = [(out, seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+            jobs = [(out, seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
             fn: Callable[..., Chunk] = play_chunk
         else:  # the workers cannot see the folder: they send the files' bytes
-            jobs = [(seed, lu, self.lineups[lu], a, b) for lu, a, b in todo]
+            jobs = [(seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
             fn = chunk_data
         try:
             backend.map_unordered(

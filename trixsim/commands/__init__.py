@@ -29,6 +29,10 @@ def write_failed(out: Path, exc: OSError) -> click.ClickException:
     """A failure to write ``out``: a full disk or another I/O error while writing is a data
     error (exit 1) with a clear message."""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        if not Path(out).is_dir():
+            return click.ClickException(f"the disk is full: {out} was not created (free some "
+                                        "space, then run the command again)")
         return click.ClickException(f"the disk is full while writing {out}; the finished "
-                                    "chunks are kept (free some space, then resume)")
+                                    "chunks are kept and no partial file is left (free some "
+                                    "space, then resume)")
     return click.ClickException(f"cannot write {out}: {exc.strerror or exc}")

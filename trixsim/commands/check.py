@@ -13,30 +13,44 @@ def register(group: click.Group) -> None:
     """Add ``check`` to the CLI group."""
 
     @group.command("check")
-    @click.argument("run_dir", type=click.Path(path_type=Path))
+    @click.argument("run_dir", metavar="FOLDER", type=click.Path(path_type=Path))
     def check_cmd(run_dir: Path) -> None:
-        """Verify the run folder RUN_DIR; changes nothing.
+        """Verify FOLDER, any folder trixsim writes; changes nothing.
+
+        A run or comparison folder is checked as follows; a tournament folder as its
+        tournament.json and every pair's run folder; a tuning folder as its state.json,
+        history.csv (exactly the finished iterations), best.toml (loads) and verdict.json;
+        a report folder for files trixsim does not write there.
 
         Every listed chunk must be present, of the size and SHA-256 recorded when it was
         written, and every table file must be listed. Every table is then read and
         checked by the rules: each contract's totals are the previous totals plus its
         points (1000 rule), games end when a total passes 1000 or after 28 contracts,
-        final totals, winners and losers follow, and run.json's sums match. Exit 0 when
-        all is well, 1 when a problem was found (each printed on its own line), 2 when
-        RUN_DIR is not a run folder.
+        final totals, winners and losers follow, and run.json's sums match. The game then
+        re-derives every contract row: who picked what (turn, pick number, multiplier,
+        trix by the 6th pick), the tricks and cards each seat took, the declaration, and
+        each seat's points. Exit 0 when all is well, 1 when a problem was found (each
+        printed on its own line), 2 when FOLDER is not one trixsim wrote.
         """
-        from trixsim.audit import check_run  # numba: loaded only when the command runs
+        from trixsim.checkfolders import check_folder  # numba: only when the command runs
 
         try:
-            audit = check_run(run_dir)
+            kind, audit = check_folder(run_dir)
         except RunFolderError as exc:
             raise click.UsageError(str(exc)) from None
         for note in audit.notes:
             click.echo(f"note: {note}")
         for problem in audit.problems:
             click.echo(f"problem: {problem}")
-        summary = (f"{run_dir}: {audit.chunks} chunk(s) read, {audit.games:,} games, "
-                   f"{audit.contracts:,} contracts: totals, game ends, finals and sums")
+        if kind in ("run", "compare", "tournament"):
+            summary = (f"{run_dir}: {audit.chunks} chunk(s) read, {audit.games:,} games, "
+                       f"{audit.contracts:,} contracts: totals, game ends, finals, sums and "
+                       "every contract by the rules")
+        elif kind == "tune":
+            summary = (f"{run_dir}: tuning folder, {audit.games} iteration(s): state.json, "
+                       "history.csv, best.toml and verdict.json")
+        else:
+            summary = f"{run_dir}: report folder: its files"
         if audit.ok:
             click.echo(f"{summary} all consistent")
             return

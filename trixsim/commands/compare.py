@@ -37,8 +37,8 @@ def register(group: click.Group) -> None:
     """Add ``compare`` to the CLI group."""
 
     @group.command("compare")
-    @click.argument("a")
-    @click.argument("b")
+    @click.argument("a", required=False)
+    @click.argument("b", required=False)
     @click.option("--games", "-n", type=click.IntRange(min=2), default=2_000, show_default=True,
                   help="Deals to play (each in five lineups); with --sprt, the most to play.")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
@@ -64,12 +64,12 @@ def register(group: click.Group) -> None:
     @click.option("--force", is_flag=True,
                   help="Replace an existing comparison folder (one trixsim created).")
     @click.option("--resume", "resume_dir", type=click.Path(path_type=Path), default=None,
-                  help="Finish an interrupted comparison in this folder (its own settings; "
-                       "give A and B as they were).")
+                  help="Finish an interrupted comparison in this folder (its own settings, "
+                       "A and B included).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
     @backend_options(chunks=True)
-    def compare_cmd(a: str, b: str, games: int, seed: int, workers: int | None, sprt: bool,
-                    effect: float, alpha: float, beta: float, round_deals: int,
+    def compare_cmd(a: str | None, b: str | None, games: int, seed: int, workers: int | None,
+                    sprt: bool, effect: float, alpha: float, beta: float, round_deals: int,
                     out: Path | None, plots: bool, force: bool, resume_dir: Path | None,
                     quiet: bool, scheduler: str | None, backend: str | None,
                     shared_out: bool) -> None:
@@ -103,8 +103,6 @@ def register(group: click.Group) -> None:
         from trixsim.runner import RunError, RunFolderError
         from trixsim.sim import StrategyError
 
-        a = _spec(a, "A")
-        b = _spec(b, "B")
         if resume_dir is not None:
             out = resume_dir
             try:
@@ -112,12 +110,18 @@ def register(group: click.Group) -> None:
             except (RunFolderError, KeyError):
                 raise click.BadParameter(f"{out} is not a comparison folder",
                                          param_hint="--resume") from None
-            if (settings["a"], settings["b"]) != (a, b):
+            given = tuple(x.strip() for x in (a, b) if x is not None)
+            if given and given != (settings["a"], settings["b"])[:len(given)]:
                 raise click.BadParameter(f"{out} compares {settings['a']} with "
                                          f"{settings['b']}", param_hint="--resume")
+            a, b = settings["a"], settings["b"]
             sprt = settings["sprt"] is not None
             games = int(settings["games"])
         else:
+            if a is None or b is None:
+                raise click.UsageError("give the two strategies to compare, A and B")
+            a = _spec(a, "A")
+            b = _spec(b, "B")
             out = out or Path("runs") / f"compare-{time.strftime('%Y%m%d-%H%M%S')}"
             try:
                 check_new_output(out, ("compare",), force)
@@ -152,8 +156,8 @@ def register(group: click.Group) -> None:
         except (StrategyError, RunError, RunFolderError, RunReadError, ReportError) as exc:
             raise click.ClickException(str(exc)) from None
         except KeyboardInterrupt:
-            raise interrupted(out, f"trixsim compare {shlex.quote(a)} {shlex.quote(b)} "
-                                   f"--resume {out}") from None
+            raise interrupted(out, f"trixsim compare --resume {shlex.quote(str(out))}"
+                              ) from None
         except OSError as exc:
             raise write_failed(out, exc) from None
         d = result.diff

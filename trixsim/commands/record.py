@@ -229,7 +229,8 @@ def replay_cmd(file: Path | None, game_id: int | None, run_dir: Path | None,
     Every pick, declaration, card and trix move is replayed from the recorded hands and
     must be legal; trick leaders, contract ends, points, totals and the result must match.
     With --run DIR --game ID, the game is played again exactly from the run's seed,
-    strategies and game index, checked against the run's tables, and shown.
+    strategies and game index, compared whole rows (every column) with the run's
+    contracts and games tables, and shown; a game missing from the tables is an error.
     Exit codes: 0 all records check out, 1 a record is malformed or breaks a rule (the
     message names the line and the field, or the game and the contract), 2 usage errors
     (missing file, unknown --game id, a folder that is not a run).
@@ -239,7 +240,9 @@ def replay_cmd(file: Path | None, game_id: int | None, run_dir: Path | None,
             raise click.UsageError("give either FILE or --run, not both")
         if game_id is None:
             raise click.UsageError("--run needs --game ID")
-        click.echo("\n".join(play_by_play(_from_run(run_dir, game_id, lineup))))
+        game, matched = _from_run(run_dir, game_id, lineup)
+        click.echo("\n".join(play_by_play(game)))
+        click.echo(matched)
         return
     if file is None:
         raise click.UsageError("missing FILE (or --run DIR --game ID)")
@@ -259,11 +262,13 @@ def replay_cmd(file: Path | None, game_id: int | None, run_dir: Path | None,
     click.echo(f"{file}: {games} games, {contracts} contracts checked, all consistent")
 
 
-def _from_run(run_dir: Path, game_id: int, lineup: int) -> GameRecord:
-    """Play game ``game_id`` of a run again and check it against the run's games table."""
+def _from_run(run_dir: Path, game_id: int, lineup: int) -> tuple[GameRecord, str]:
+    """Play game ``game_id`` of a run again and compare it, whole rows, with the run's
+    contracts and games tables; returns the record and the line saying it matched."""
     import numpy as np
     import pyarrow.parquet as pq
 
+    from trixsim.games import get_game
     from trixsim.loading import StrategyLoadError, load_seats, split_specs
     from trixsim.runner import RunFolderError, read_run
     from trixsim.sim import play_batch
@@ -286,22 +291,41 @@ def _from_run(run_dir: Path, game_id: int, lineup: int) -> GameRecord:
     except StrategyLoadError as exc:
         raise click.ClickException(f"cannot load the run's strategies: {exc}") from None
     rec = Recorder(meta["seed"], specs)
-    st = play_batch(seats, meta["seed"], np.array([game_id], dtype=np.int64), observer=rec)
+    ids = np.array([game_id], dtype=np.int64)
+    st = play_batch(seats, meta["seed"], ids, observer=rec)
     game = rec.records(st)[0]
-    games_dir = Path(run_dir) / "games"
-    try:
-        table = pq.read_table(games_dir, columns=["game", "lineup"] +
-                              [f"final_{s}" for s in range(4)],
-                              filters=[("game", "=", game_id), ("lineup", "=", lineup)])
-    except (OSError, ValueError) as exc:
-        raise click.ClickException(f"cannot read {games_dir}: {exc}") from None
-    if table.num_rows:
-        stored = [int(table.column(f"final_{s}")[0].as_py()) for s in range(4)]
-        if stored != game.final_totals:
+    outcomes = get_game().outcomes(1, lineup)
+    fresh = outcomes.tables(play_batch(seats, meta["seed"], ids, observer=outcomes), specs)
+    rows = 0
+    for name in ("contracts", "games"):
+        folder = Path(run_dir) / name
+        try:
+            stored = pq.read_table(folder, filters=[("game", "=", game_id),
+                                                    ("lineup", "=", lineup)])
+        except (OSError, ValueError) as exc:
+            raise click.ClickException(f"cannot read {folder}: {exc}") from None
+        if not stored.num_rows:
             raise click.ClickException(
-                f"game {game_id} replays to final totals {game.final_totals}, but the run "
-                f"recorded {stored} (different strategy code or version?)")
-    return game
+                f"game {game_id} of lineup {lineup} is not in the run's {name} table (its "
+                "chunk is not finished: complete the run with --resume), so the replay "
+                "could not be compared with it")
+        got = stored.to_pylist()
+        want = fresh[name].select([c for c in stored.column_names
+                                   if c in fresh[name].column_names]).to_pylist()
+        for g, w in zip(got, want, strict=False):
+            diff = [c for c in w if g.get(c) != w[c]]
+            if diff:
+                where = f"contract {w['number']}" if name == "contracts" else "its game row"
+                raise click.ClickException(
+                    f"game {game_id} replays differently from the run's {name} table at "
+                    f"{where} ({diff[0]}: replayed {w[diff[0]]!r}, recorded "
+                    f"{g.get(diff[0])!r}; different strategy code or version?)")
+        if len(got) != len(want):
+            raise click.ClickException(f"game {game_id} replays to {len(want)} {name} rows, "
+                                       f"the run recorded {len(got)}")
+        rows += len(got)
+    return game, (f"game {game_id} (lineup {lineup}) matches the run's tables: {rows - 1} "
+                  "contract rows and the game row, every column")
 
 
 def register(group: click.Group) -> None:

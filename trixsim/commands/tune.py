@@ -139,6 +139,9 @@ def _fmt(values: dict[str, Any]) -> str:
 def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: bool,
          where: Backend) -> None:
     """Tune with a progress bar on a terminal; library errors become one-line messages."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from trixsim.pool import WorkerDied
     from trixsim.sim import IntegrityError, StrategyError
 
     n = settings.iterations
@@ -171,6 +174,10 @@ def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: b
         raise click.UsageError(str(exc)) from None
     except (StrategyError, IntegrityError) as exc:
         raise click.ClickException(str(exc)) from None
+    except (BrokenProcessPool, WorkerDied):
+        raise click.ClickException(f"a worker process died (out of memory or killed); the "
+                                   f"finished iterations are kept: continue with `{again}`"
+                                   ) from None
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted; the finished iterations are kept in {out}: "
                           f"continue with `{again}`") from None

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from trixsim.cutpoints import cut
 from trixsim.folders import FolderLock, create_folder, kind_of, write_atomic
 from trixsim.tune import play
 from trixsim.tune.files import (
@@ -88,6 +89,11 @@ def _open(out: Path, settings: Settings, tuner: Tuner, resume: bool
         with create_folder(out, "tune") as (tmp, lock):
             write_atomic(tmp / "state.json", json.dumps(state, indent=1) + "\n")
             trim_history(tmp, tuner.columns(), 0)
+        try:
+            cut("tuning folder created")
+        except BaseException:
+            lock.release()
+            raise
         return state, lock
     if kind_of(out) != "tune":
         raise TuneError(f"{out} is not a tuning folder trixsim created")
@@ -130,17 +136,22 @@ def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str 
             for k in range(state["iteration"], settings.iterations):
                 theta, sigma, row = iterate(tuner, k, theta, sigma, ex)
                 state = {**state, "iteration": k + 1, "theta": theta.tolist(), "sigma": sigma}
-                with no_interrupts():
+                cut("iteration played")
+                with no_interrupts():  # the cuts in here stand for a kill -9
                     writer.writerow([repr(row[c]) for c in tuner.columns()])
                     hist.flush()
+                    cut("history row written")
                     write_atomic(out / "best.toml", best_toml(
                         tuner.target, tuner.all_values(tuner.final_values(theta))))
+                    cut("best.toml written")
                     write_atomic(out / "state.json", json.dumps(state, indent=1) + "\n")
+                cut("iteration written")
                 if progress is not None:
                     progress(k + 1, settings.iterations, tuner.values(theta), row["diff"])
             values = tuner.final_values(theta)
             verdict = verify(tuner, values, ex)
             write_atomic(out / "verdict.json", json.dumps(verdict, indent=1) + "\n")
+            cut("verdict written")
         if plots:
             from trixsim.tune.plots import plot
 

@@ -1,7 +1,7 @@
 """What happened: the events ``init`` and ``step`` report when asked, raw and readable.
 
 The compiled engine writes one int64 row per event into an ``EventLog`` buffer:
-``[batch position, kind, seat, contract number (0-based), p0 .. p16]``. Nobody asking costs
+``[batch position, kind, seat, contract number (0-based), p0 .. p21]``. Nobody asking costs
 nothing (``step`` without ``events`` writes none). ``decode`` turns rows into small
 immutable objects for records, tables and the table's wire protocol:
 
@@ -15,7 +15,8 @@ immutable objects for records, tables and the table's wire protocol:
 | ``Place`` / ``Pass`` | the trix player | the card placed |
 | ``Out`` | the seat out of cards in trix | 1 first (−100), 2 second (−50) |
 | ``ContractEnd`` | the picker | every seat's points, new totals (1000 rule applied) and |
-| | | tricks; who declared K♥, who took it; tricks played; trix's two outs |
+| | | tricks; who declared K♥, who took it; tricks played; trix's two outs; |
+| | | the cards each seat took (p17..p20) and who took the last trick (p21) |
 | ``GameEnd`` | | the final totals |
 
 ``Deal`` holds every hand: it is what chance did, not what a seat saw; a table filters it
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-EV_WIDTH = 21
+EV_WIDTH = 26
 (DEAL, PICK, DECLARE, CARD, TRICK, PLACE, PASS, OUT, CONTRACT_END, GAME_END) = range(10)
 _PER_STEP = 5  # most events one game makes in one step (a card, the trick, the end, a deal)
 

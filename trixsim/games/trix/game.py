@@ -113,6 +113,14 @@ class TrixGame:
         """Boolean masks of the winners (lowest total) and losers (highest)."""
         return winners_losers(scores)
 
+    def check_rows(self, contracts: Any, first_picker: np.ndarray, first_game: int
+                   ) -> list[str]:
+        """The contract rows of one chunk that break the rules, one line each (see
+        ``trixsim.games.trix.verify``): what ``trixsim check`` asks the game."""
+        from trixsim.games.trix.verify import check_rows
+
+        return check_rows(contracts, first_picker, first_game)
+
     def audit(self, state: GameState) -> TotalsAudit:
         """The loop's honesty check for a batch (``after_step(state)`` -> message, live)."""
         return TotalsAudit(state)

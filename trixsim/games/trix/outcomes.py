@@ -43,7 +43,11 @@ CONTRACT_COLUMNS: dict[str, str] = {
     "totals_0..totals_3": "running totals after the contract (1000 rule applied)",
     "trix_first": "trix: the first seat out (-100), -1 otherwise",
     "trix_second": "trix: the second seat out (-50), -1 otherwise",
+    "won_0..won_3": "cards each seat took in tricks, a card mask (0 in trix)",
+    "last_trick": "seat that took the last trick played, -1 in trix",
 }
+LEGACY_COLUMNS = ("won_0", "won_1", "won_2", "won_3", "last_trick")
+"""Columns that runs of format trixsim-run/1 do not have (a resumed one goes on without)."""
 GAME_COLUMNS: dict[str, str] = {
     "game": "game (deal) index",
     "lineup": "index of the seating in run.json's lineups",
@@ -59,13 +63,14 @@ GAME_COLUMNS: dict[str, str] = {
 guard(__file__, sources(cards, rules), KH_MASK, DEAL, PICK, CONTRACT_END, EV_WIDTH,
       multiplier.py_func.__code__.co_code)
 
-_QUADS = ("tricks", "points", "totals")
+_QUADS = ("tricks", "points", "totals", "won")
 _CONTRACT_KEYS = ("game", "number", "picker", "pick", "contract", "multiplier", "forced",
                   "picker_hand", "kh_holder", "kh_holder_hearts", "declared", "kh_taker",
-                  "tricks_played", "tricks", "points", "totals", "trix_first", "trix_second")
+                  "tricks_played", "tricks", "points", "totals", "trix_first", "trix_second",
+                  "won", "last_trick")
 _SCALARS = ("picker", "pick", "contract", "multiplier", "forced", "picker_hand", "kh_holder",
             "kh_holder_hearts", "declared", "kh_taker", "tricks_played", "trix_first",
-            "trix_second")
+            "trix_second", "last_trick")
 
 
 class OutcomeLog:
@@ -79,7 +84,7 @@ class OutcomeLog:
         self._open = np.zeros((batch, len(_SCALARS)), dtype=np.int64)  # the open contract
         cap = batch * 28
         self._rows = np.zeros((cap, len(_SCALARS) + 2), dtype=np.int64)  # + game, number
-        self._quads = np.zeros((cap, 3, 4), dtype=np.int64)
+        self._quads = np.zeros((cap, len(_QUADS), 4), dtype=np.int64)
         self._n = np.zeros(1, dtype=np.int64)
         self.in_order = False  # rows already sorted by game and number (the compiled loop)
 
@@ -111,7 +116,7 @@ class OutcomeLog:
 
 
 _PICKER, _PICK, _CONTRACT, _MULT, _FORCED, _HAND, _HOLDER, _HEARTS, _DECLARED, _KH_TAKER, \
-    _PLAYED, _OUT1, _OUT2 = range(len(_SCALARS))
+    _PLAYED, _OUT1, _OUT2, _LAST = range(len(_SCALARS))
 
 
 @njit(cache=True)
@@ -157,10 +162,12 @@ def consume_event(ev: np.ndarray, e: int, game_id: np.ndarray, deal: np.ndarray,
         rows[r, 2 + _PLAYED] = ev[e, 18]
         rows[r, 2 + _OUT1] = ev[e, 19]
         rows[r, 2 + _OUT2] = ev[e, 20]
+        rows[r, 2 + _LAST] = ev[e, 25]
         for s in range(4):
             quads[r, 0, s] = ev[e, 12 + s]
             quads[r, 1, s] = ev[e, 4 + s]
             quads[r, 2, s] = ev[e, 8 + s]
+            quads[r, 3, s] = ev[e, 21 + s]
         n[0] = r + 1
 
 
@@ -189,6 +196,9 @@ def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
             arrays[f"{name}_{s}"] = ints(cols[name][:, s], typ)
     arrays["trix_first"] = ints(cols["trix_first"], i8)
     arrays["trix_second"] = ints(cols["trix_second"], i8)
+    for s in range(4):
+        arrays[f"won_{s}"] = ints(cols["won"][:, s], np.uint32)
+    arrays["last_trick"] = ints(cols["last_trick"], i8)
     return pa.table(arrays)
 
 

@@ -199,7 +199,7 @@ _DEALING = DONE + 1
 """Internal phase: the contract ended and the next deal (a chance event) is due."""
 
 # Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
-# p0..p16]; see trixsim.games.trix.events for their meaning and readable form.
+# p0..p21]; see trixsim.games.trix.events for their meaning and readable form.
 NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
 
 
@@ -252,6 +252,9 @@ def _emit_end(S: np.ndarray, g: int, cn: int, E: np.ndarray, n: np.ndarray) -> N
     E[k, 18] = S[g, TRICK_NO]
     E[k, 19] = S[g, OUT_FIRST]
     E[k, 20] = S[g, OUT_SECOND]
+    for s in range(4):  # what the outcome tables need to re-derive the points (check)
+        E[k, 21 + s] = S[g, WON + s]
+    E[k, 25] = S[g, LAST_WINNER] if S[g, TRICK_NO] > 0 else -1
     if S[g, PHASE] == DONE:
         _emit(E, n, g, EV_GAME_END, -1, cn, S[g, TOTALS], S[g, TOTALS + 1],
               S[g, TOTALS + 2], S[g, TOTALS + 3])
