@@ -19,7 +19,7 @@ import click
 from trixsim import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "check": ("check", "Verify the run folder RUN_DIR; changes nothing."),
+    "check": ("check", "Verify FOLDER, any folder trixsim writes; changes nothing."),
     "compare": ("compare", "Compare strategy A with strategy B on duplicate deals."),
     "play": ("play", "Play Trix at the terminal, you against three bots."),
     "record": ("record", "Play games and write each one as a trixsim-transcript/1 record "

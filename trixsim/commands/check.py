@@ -1,4 +1,4 @@
-"""``trixsim check RUN``: verify a run folder without changing it."""
+"""``trixsim check FOLDER``: verify any folder trixsim writes, without changing it."""
 
 from __future__ import annotations
 
