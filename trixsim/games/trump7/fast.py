@@ -23,10 +23,11 @@ from trixsim.games.trix.observation import strategy_subkey
 from trixsim.games.trix.policy import decision_key
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
 from trixsim.games.trump7.cards import uniform_action
-from trixsim.games.trump7.chance import Chance
+from trixsim.games.trump7.chance import Chance, pack_one
 from trixsim.games.trump7.events import EV_WIDTH
 from trixsim.games.trump7.rules import (
     deal_game,
+    deal_pack,
     emit_deal,
     emit_step,
     is_legal,
@@ -62,42 +63,55 @@ def _keep(ev: np.ndarray, k: int, E: np.ndarray, n_all: np.ndarray) -> np.ndarra
 def _play(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
           params: np.ndarray, builtin: np.ndarray, keep_events: bool,
           err: np.ndarray) -> tuple[np.ndarray, int]:
-    """The loop (inlined with a constant ``keep_events``). An illegal action stops it
-    with ``err`` = (batch position, seat, decision, action), that game left before it."""
+    """The loop (inlined with a constant ``keep_events``). Each game is played in a
+    one-row scratch copy (constant column offsets, as in the scalar loop) and written
+    back. An illegal action stops it with ``err`` = (batch position, seat, decision,
+    action), that game left before it."""
     pack = np.empty(52, dtype=np.int64)
     ev = np.zeros((4, EV_WIDTH), dtype=np.int64)
     en = np.zeros(1, dtype=np.int64)
     E = np.zeros((4096 if keep_events else 0, EV_WIDTH), dtype=np.int64)
     n_all = np.zeros(1, dtype=np.int64)
-    width = S.shape[1]
+    R = np.empty((1, S.shape[1]), dtype=np.int64)  # the game being played, in one row
+    row = np.int64(R.ctypes.data)
     n_params = params.shape[1]
     err[0] = -1
     for g in range(S.shape[0]):
-        deal_game(S, g, seed, packs, pack)
+        R[0, :] = S[g, :]
+        if packs.shape[0] > 0 and packs[g, 0] >= 0:
+            pack[:] = packs[g]
+        else:
+            pack_one(seed, R[0, _GID], pack)
+        deal_pack(R, 0, pack)
         if keep_events:
             en[0] = 0
-            emit_deal(S, g, ev, en)
+            emit_deal(R, 0, ev, en)
+            ev[0, 0] = g
             E = _keep(ev, 1, E, n_all)
-        while S[g, _PHASE] != DONE:
-            ph = S[g, _PHASE]
-            t = S[g, _TURN]
-            lm = legal_one(S, g)
+        while R[0, _PHASE] != DONE:
+            ph = R[0, _PHASE]
+            t = R[0, _TURN]
+            lm = legal_one(R, 0)
             if builtin[t]:
-                a = uniform_action(lm, decision_key(S[g, _GID], S[g, _PLY], subkey))
+                a = uniform_action(lm, decision_key(R[0, _GID], R[0, _PLY], subkey))
             else:
-                a = policies[t](S.ctypes.data + 8 * g * width, lm, S[g, _HANDS + t], subkey,
+                a = policies[t](row, lm, R[0, _HANDS + t], subkey,
                                 params.ctypes.data + 8 * t * n_params, n_params)
                 if not is_legal(a, lm):
                     err[0], err[1], err[2], err[3] = g, t, ph, a
+                    S[g, :] = R[0, :]
                     return E, n_all[0]
             if keep_events:
-                tn, drawn = S[g, _TRICK_NO], S[g, _STOCK_N]
-                step_one(S, g, a)
+                tn, drawn = R[0, _TRICK_NO], R[0, _STOCK_N]
+                step_one(R, 0, a)
                 en[0] = 0
-                emit_step(S, g, ph, t, a, tn, drawn, ev, en)
+                emit_step(R, 0, ph, t, a, tn, drawn, ev, en)
+                for k in range(en[0]):
+                    ev[k, 0] = g
                 E = _keep(ev, en[0], E, n_all)
             else:
-                step_one(S, g, a)
+                step_one(R, 0, a)
+        S[g, :] = R[0, :]
     return E, n_all[0]
 
 

@@ -130,6 +130,12 @@ def deal_game(S: np.ndarray, g: int, seed: int, packs: np.ndarray, pack: np.ndar
             pack[i] = packs[g, i]
     else:
         pack_one(seed, S[g, GAME_ID], pack)
+    deal_pack(S, g, pack)
+
+
+@njit(cache=True, inline="always")
+def deal_pack(S: np.ndarray, g: int, pack: np.ndarray) -> None:
+    """Deal game ``g`` from ``pack`` (52 card ids in pack order; see ``chance``)."""
     dealer = S[g, GAME_ID] % 4
     eldest = (dealer + 1) % 4
     S[g, DEALER] = dealer
@@ -426,6 +432,6 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
     return out
 
 
-__all__ = ["BID_MASK", "IllegalActionError", "beats", "deal_game", "emit_deal", "emit_step",
-           "honour_points", "init", "is_legal", "legal_action_mask", "legal_one", "score",
-           "step", "step_one", "trick_score", "trick_winner", "winners_losers"]
+__all__ = ["BID_MASK", "IllegalActionError", "beats", "deal_game", "deal_pack", "emit_deal",
+           "emit_step", "honour_points", "init", "is_legal", "legal_action_mask", "legal_one",
+           "score", "step", "step_one", "trick_score", "trick_winner", "winners_losers"]
