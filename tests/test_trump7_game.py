@@ -131,3 +131,21 @@ def test_bad_inputs_are_refused_in_one_line() -> None:
         Chance(0, np.zeros((1, 52), dtype=np.int64))
     with pytest.raises(ValueError, match="cover every game"):
         trump7.init(Chance(0, np.arange(52)[None]), [0, 1])
+
+
+def test_the_audit_catches_points_changed_outside_the_rules() -> None:
+    game = get_game("trump7-bid")
+    st = game.init(1, np.arange(3))
+    audit = game.audit(st)
+    legal = game.legal_action_mask(st)
+    while legal.any():
+        legal = game.step(st, np.array([mask_lowest(int(m)) for m in legal]))
+        if legal.any():
+            assert audit.after_step(st) == (None, True)
+    st.points[1, 2] += 1
+    msg, live = audit.after_step(st)
+    assert not live and msg is not None and msg.startswith("game 1: points")
+
+
+def mask_lowest(m: int) -> int:
+    return (m & -m).bit_length() - 1 if m else 0
