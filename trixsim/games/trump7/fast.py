@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from trixsim import rng
+from trixsim.games.trix import policy as trix_policy
 from trixsim.games.trix.observation import strategy_subkey
 from trixsim.games.trix.policy import decision_key
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
@@ -37,7 +38,8 @@ from trixsim.games.trump7.rules import (
 from trixsim.games.trump7.state import COL, DONE, GameState, empty, initial_row
 from trixsim.jitcache import guard, sources
 
-guard(__file__, sources(rng, cards, chance, events, policy, rules, state), tuple(COL.items()),
+guard(__file__, sources(rng, cards, chance, events, policy, rules, state, trix_policy),
+      tuple(COL.items()),
       EV_WIDTH, DONE)
 
 _PHASE, _TURN, _PLY, _GID = COL["phase"], COL["turn"], COL["ply"], COL["game_id"]

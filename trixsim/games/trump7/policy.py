@@ -14,13 +14,14 @@ import numpy as np
 from numba import carray, njit
 
 from trixsim import rng
+from trixsim.games.trix import policy as trix_policy
 from trixsim.games.trix.policy import POLICY_SIG, _int64_ptr, decision_key, param_vector
 from trixsim.games.trump7 import cards
 from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.state import COL, FIELDS, WIDTH
 from trixsim.jitcache import guard, sources
 
-guard(__file__, sources(rng, cards), FIELDS)
+guard(__file__, sources(rng, cards, trix_policy), FIELDS)
 
 _GAME, _PLY = COL["game_id"], COL["ply"]
 
