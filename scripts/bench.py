@@ -13,6 +13,8 @@ One small untimed batch is played first, so loading compiled kernels is not time
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
     python scripts/bench.py --scaling --dask        # the same through a Dask cluster
     python scripts/bench.py --search                # pimc's searched decisions per second
+    python scripts/bench.py --trump7                # trump7 random play vs its scalar loop
+    python scripts/bench.py --trump7 trump7-bid     # the same with the bid
 """
 
 from __future__ import annotations
@@ -178,6 +180,43 @@ def search(runs: int, seed: int, spec: str = "pimc") -> None:
           f"than one legal action from 40 heuristic games, {runs} runs, one core]")
 
 
+def trump7(name: str, games: int, batch: int, runs: int, seed: int) -> None:
+    """Games per second of a trump7 game's compiled random lineup (``play_batch`` on the
+    compiled path in chunks of ``batch``, outcome table built) against trump7's scalar
+    reference loop (``scalar_random_games``: one game at a time, one state row, no
+    tables), back to back, ``runs`` rounds, one core."""
+    from trixsim.games import get_game
+    from trixsim.games.trump7.fast import scalar_random_games
+
+    game = get_game(name)
+    seats = [Strategy()] * 4
+
+    def batched(games: int, seed: int) -> float:
+        t0 = time.perf_counter()
+        for start in range(0, games, batch):
+            ids = np.arange(start, min(start + batch, games))
+            log = game.outcomes(len(ids))
+            st = play_batch(seats, seed, ids, observer=log, path="compiled", game=game)
+            log.tables(st, ["random"] * 4)
+        return games / (time.perf_counter() - t0)
+
+    def scalar(games: int, seed: int) -> float:
+        t0 = time.perf_counter()
+        scalar_random_games(seed, 0, games, game.bidding)
+        return games / (time.perf_counter() - t0)
+
+    scalar(50, seed + 999)
+    batched(min(batch, 200), seed + 999)
+    rates, ratios = [], []
+    for r in range(runs):
+        ref = scalar(games, seed + r)
+        rates.append(batched(games, seed + r))
+        ratios.append(rates[-1] / ref)
+    _line(f"{name} random", rates, ratios, "games/s",
+          f"compiled path, {runs} runs x {games:,} games, batch {batch:,}, one core, "
+          "table built; scalar = trump7's scalar loop")
+
+
 def _trixsim(*args: str) -> float:
     """Wall seconds of one ``trixsim`` process."""
     exe = [sys.executable, "-m", "trixsim"]
@@ -271,14 +310,19 @@ def main() -> None:
                     help="with --scaling: through local Dask clusters of 1 and 2 workers")
     ap.add_argument("--search", metavar="SPEC", nargs="?", const="pimc",
                     help="searched decisions per second of pimc (or a pimc SPEC)")
+    ap.add_argument("--trump7", metavar="GAME", nargs="?", const="trump7",
+                    choices=("trump7", "trump7-bid"),
+                    help="trump7 (or trump7-bid) random play against its scalar loop")
     args = ap.parse_args()
+    if args.trump7:
+        trump7(args.trump7, args.games, args.batch, args.runs, args.seed)
     if args.process:
         process(args.games, args.runs, args.seed)
     if args.scaling:
         scaling(args.games, args.runs, args.seed, args.dask)
     if args.search:
         search(args.runs, args.seed, args.search)
-    if not (args.process or args.scaling or args.search) or args.config:
+    if not (args.process or args.scaling or args.search or args.trump7) or args.config:
         in_process(args.config or list(CONFIGS), args.games, args.batch, args.runs,
                    args.seed)
 

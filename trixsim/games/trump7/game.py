@@ -1,0 +1,185 @@
+"""``Trump7Game``: the trump7 rules behind the ``trixsim.game.Game`` interface.
+
+Two instances: ``GAME`` (trump7) and ``BID_GAME`` (trump7-bid, the optional bid). Action
+ids depend on the decision: in ``play`` a card 0..51 (``suit * 13 + rank``, rank 0 = 2,
+suits ♣ ♦ ♥ ♠), in ``bid`` the number of tricks announced, 0..13; so every mask fits 52
+bits. Nothing is ever forced without asking (a single legal card is still the seat's
+decision), so ``pending`` never names a forced action.
+
+Beyond the protocol, what trump7's callers need and the protocol does not yet say (to be
+lifted into it): ``higher_is_better`` (True: most points wins, unlike Trix),
+``final_scores``, ``winners_losers``, ``outcomes`` with ``table_schemas``,
+``observation_fields``, ``events_module``, ``variant``/``bidding``, ``score``.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.games.trump7 import events as events_module
+from trixsim.games.trump7 import rules
+from trixsim.games.trump7.cards import N_RANKS, SUIT_WORDS, card_name, names
+from trixsim.games.trump7.chance import Chance
+from trixsim.games.trump7.events import EventLog
+from trixsim.games.trump7.observation import FIELDS, Observation, describe, observe
+from trixsim.games.trump7.outcomes import TABLE_SCHEMAS, OutcomeLog, PointsAudit
+from trixsim.games.trump7.state import BID, DONE, PLAY, GameState
+
+PLAY_DECISION = Decision(PLAY, "play", "play")
+BID_DECISION = Decision(BID, "bid", "bid")
+
+
+class Trump7Game:
+    """The four-player, 52-card trump7 of docs/rules-trump7.md, with or without the bid."""
+
+    n_seats = 4
+    n_actions = 52
+    higher_is_better = True
+    """Score direction: the most points wins (§10). Trix's is the opposite."""
+    table_schemas = TABLE_SCHEMAS
+    """The outcome tables ``outcomes(...).tables`` makes: name -> column -> meaning."""
+    observation_fields = FIELDS
+    """Every field a trump7 Observation offers (``describe_observation`` says what)."""
+    events_module: ModuleType = events_module
+    """Where this game's event kinds, ``decode`` and ``visible_to`` live."""
+
+    def __init__(self, bidding: bool) -> None:
+        self.bidding = bidding
+        self.name = "trump7-bid" if bidding else "trump7"
+        self.variant = {"bid": bidding}
+        self.decisions: tuple[Decision, ...] = \
+            (PLAY_DECISION, BID_DECISION) if bidding else (PLAY_DECISION,)
+
+    def __repr__(self) -> str:
+        return f"Trump7Game(bidding={self.bidding})"
+
+    # -- rules -------------------------------------------------------------------------
+
+    def init(self, seed: int | Chance, game_ids: Any, first_pickers: Any = None,
+             events: EventLog | None = None) -> GameState:
+        """New games, dealt, the eldest to bid or lead. ``first_pickers`` must be None:
+        trump7's dealer is the game index % 4, not drawn."""
+        if first_pickers is not None:
+            raise ValueError("trump7 has no first picker: the dealer is game index % 4")
+        return rules.init(seed, game_ids, bidding=self.bidding, events=events)
+
+    def legal_action_mask(self, state: GameState) -> ActionMask:
+        """Per game, a uint64 mask over the actions (0 once over)."""
+        return rules.legal_action_mask(state).astype(np.uint64)
+
+    def step(self, state: GameState, actions: np.ndarray, events: EventLog | None = None,
+             legal: ActionMask | None = None) -> ActionMask:
+        """Apply one action per game in place; IllegalActionError names refused games."""
+        return rules.step(state, actions, legal, events).astype(np.uint64)
+
+    def decision(self, state: GameState) -> np.ndarray:
+        """Per game, PLAY (0) or BID (1), or -1 once the game is over."""
+        ph = state.phase.copy()
+        ph[ph == DONE] = -1
+        return ph
+
+    def to_act(self, state: GameState) -> np.ndarray:
+        """Per game, the seat to act."""
+        return state.turn.copy()
+
+    def observe(self, state: GameState, games: np.ndarray,
+                seat: Seat | np.ndarray) -> Observation:
+        """What ``seat`` knows in the games at ``games``; ``legal`` is set where it acts."""
+        games = np.asarray(games, dtype=np.int64)
+        legal = rules.legal_action_mask(state)[games]
+        return observe(state, games, legal, viewer=np.broadcast_to(seat, games.shape))
+
+    def describe_observation(self) -> dict[str, str]:
+        """Every observation field with its meaning."""
+        return describe()
+
+    def action_name(self, decision: DecisionId, action: Action) -> str:
+        """A card name (``QS``, ``10H``) in play, ``bid 3`` in bid; else the number."""
+        if decision == PLAY and 0 <= action < 52:
+            return card_name(action)
+        if decision == BID and 0 <= action <= 13:
+            return f"bid {action}"
+        return str(action)
+
+    def why_illegal(self, state: GameState, game: int, action: Action) -> str | None:
+        """Why ``action`` is refused in the game at batch position ``game``; None if legal."""
+        g, a = int(game), int(action)
+        mask = int(rules.legal_action_mask(state.take(np.array([g])))[0])
+        if 0 <= a < self.n_actions and (mask >> a) & 1:
+            return None
+        ph, t = int(state.phase[g]), int(state.turn[g])
+        if ph == DONE:
+            return "the game is over"
+        if ph == BID:
+            return f"a bid is a number of tricks from 0 to 13, not {a}"
+        if not 0 <= a < 52:
+            return f"{a} is not a card (0-51)"
+        if not (int(state.hands[g, t]) >> a) & 1:
+            return f"seat {t} does not hold {card_name(a)}"
+        led = int(state.trick_cards[g, 0]) // N_RANKS
+        return f"seat {t} must follow {SUIT_WORDS[led]} with {names(mask)}"
+
+    # -- what the loop (trixsim.sim) needs besides the rules ---------------------------
+
+    def pending(self, state: GameState,
+                legal: ActionMask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per game: the decision due (-1 once over), the seat to act, and -1 (trump7
+        forces no action without asking)."""
+        return (self.decision(state).astype(np.int64), state.turn.astype(np.int64),
+                np.full(state.batch_size, -1, dtype=np.int64))
+
+    def strategy_view(self, state: GameState, games: np.ndarray, legal: ActionMask,
+                      fields: frozenset[str] | None) -> Observation:
+        """What the acting seats know in ``games`` (``legal``: their masks)."""
+        return observe(state, np.asarray(games, dtype=np.int64), legal, fields)
+
+    def audit(self, state: GameState) -> PointsAudit:
+        """The loop's honesty check (``after_step(state)`` -> message, live)."""
+        return PointsAudit(state)
+
+    def play_compiled(self, strategies: Any, seed: int, game_ids: Any,
+                      observer: Any = None) -> GameState | None:
+        """Whole games in compiled code when every seat plays uniformly at random (a
+        strategy whose compiled policy is the base class's random one); else None, and
+        the loop asks the strategies' methods. An observer with ``events`` gets every
+        event of the batch at the end."""
+        from trixsim.games.trix.policy import uniform_policy as base_uniform
+        from trixsim.games.trump7.fast import play_random
+
+        for s in strategies:
+            got = s.compiled()
+            if got is None or got[0] is not base_uniform:
+                return None
+        keep = observer is not None and hasattr(observer, "events")
+        st, ev = play_random(int(seed), game_ids, self.bidding, keep_events=keep)
+        if keep:
+            observer.events(st, ev)
+        return st
+
+    # -- results (not yet in the protocol) ----------------------------------------------
+
+    def outcomes(self, batch: int, lineup: int = 0) -> OutcomeLog:
+        """Builds a finished batch's outcome tables (``tables(state, specs)``)."""
+        return OutcomeLog(batch, lineup)
+
+    def final_scores(self, state: GameState) -> np.ndarray:
+        """(B, 4) final points of finished games (higher is better)."""
+        return state.points.copy()
+
+    def winners_losers(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Boolean masks of the winners (most points) and losers (fewest)."""
+        return rules.winners_losers(scores)
+
+    def score(self, tricks: np.ndarray, bids: np.ndarray, honours: np.ndarray) -> np.ndarray:
+        """Points from tricks, bids (-1: none) and honour points."""
+        return rules.score(tricks, bids, honours)
+
+
+GAME = Trump7Game(bidding=False)
+BID_GAME = Trump7Game(bidding=True)
+
+__all__ = ["BID_DECISION", "BID_GAME", "GAME", "PLAY_DECISION", "Trump7Game"]
