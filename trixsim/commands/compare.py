@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from trixsim.commands import interrupted, write_failed
-from trixsim.commands.options import backend_options, games_bar, open_backend
+from trixsim.commands.options import Count, backend_options, games_bar, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def register(group: click.Group) -> None:
     @group.command("compare")
     @click.argument("a")
     @click.argument("b")
-    @click.option("--games", "-n", type=click.IntRange(min=2), default=2_000, show_default=True,
+    @click.option("--games", "-n", type=Count(min=2), default=2_000, show_default=True,
                   help="Deals to play (each in five lineups); with --sprt, the most to play.")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Run seed: deals depend only on (seed, game index, contract number).")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from trixsim.commands import interrupted, write_failed
-from trixsim.commands.options import backend_options, open_backend
+from trixsim.commands.options import Count, backend_options, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def register(group: click.Group) -> None:
     """Add ``run`` to the CLI group."""
 
     @group.command("run")
-    @click.option("--games", "-n", type=int, default=10_000, show_default=True,
+    @click.option("--games", "-n", type=Count(), default=10_000, show_default=True,
                   help="Number of deals (game indices); each lineup plays every one.")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Run seed: deals depend only on (seed, game index, contract number).")
@@ -70,9 +70,10 @@ def register(group: click.Group) -> None:
                        "strategy sits in every seat equally often.")
     @click.option("--workers", "-j", type=int, default=None,
                   help="Worker processes [default: all cores].")
-    @click.option("--batch-size", type=int, default=10_000, show_default=True,
-                  help="Games per engine batch and per chunk file (results do not depend "
-                       "on it).")
+    @click.option("--batch-size", type=Count(), default=10_000, show_default=True,
+                  help="At most this many games per engine batch and per chunk file "
+                       "(chunks are smaller, down to 2,000 games, to give each worker about "
+                       "four); results do not depend on it.")
     @click.option("--first-game", type=click.IntRange(0, 2**62), default=0, show_default=True,
                   help="Index of the first game (to extend an earlier run).")
     @click.option("--out", "-o", type=click.Path(path_type=Path), default=None,

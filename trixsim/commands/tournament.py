@@ -12,7 +12,7 @@ import click
 
 from trixsim.commands import interrupted, write_failed
 from trixsim.commands.compare import _spec
-from trixsim.commands.options import backend_options, games_bar, open_backend
+from trixsim.commands.options import Count, backend_options, games_bar, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 
@@ -21,7 +21,7 @@ def register(group: click.Group) -> None:
 
     @group.command("tournament")
     @click.argument("specs", nargs=-1)
-    @click.option("--games", "-n", type=click.IntRange(min=2), default=1_000,
+    @click.option("--games", "-n", type=Count(min=2), default=1_000,
                   show_default=True, help="Deals per pair (each played in ten lineups).")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Seed of the first pair; pair k plays on seed + k.")

@@ -14,7 +14,7 @@ import click
 from click.core import ParameterSource
 
 from trixsim.commands import Interrupted, write_failed
-from trixsim.commands.options import backend_options, open_backend
+from trixsim.commands.options import Count, backend_options, open_backend
 from trixsim.folders import FolderError, FolderLocked
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def register(group: click.Group) -> None:
     @click.option("--param", "-p", "param_texts", multiple=True, metavar="NAME=LO:HI",
                   help="A parameter to tune and its bounds; repeat for several "
                        "[default: every int and float parameter, with default bounds].")
-    @click.option("--budget", "-n", type=click.IntRange(min=1), default=None,
+    @click.option("--budget", "-n", type=Count(min=1), default=None,
                   help="Games to play while tuning (8 per deal per iteration; the "
                        "verification's games come on top). Required unless --resume.")
     @click.option("--out", "-o", type=click.Path(path_type=Path), required=True,
@@ -50,9 +50,9 @@ def register(group: click.Group) -> None:
     @click.option("--resume", is_flag=True,
                   help="Continue the interrupted tuning in --out (options not given are taken "
                        "from it; those given must match it).")
-    @click.option("--deals-per-iteration", "deals", type=click.IntRange(min=2), default=None,
+    @click.option("--deals-per-iteration", "deals", type=Count(min=2), default=None,
                   help="Deals per SPSA iteration, each played 8 times. [default: 1000]")
-    @click.option("--verify-deals", type=click.IntRange(min=2), default=None,
+    @click.option("--verify-deals", type=Count(min=2), default=None,
                   help="Fresh deals for the final verification (5 games each, 9 with "
                        "--against). [default: 10000]")
     @click.option("--wander", type=click.FloatRange(0, 1, min_open=True), default=None,
