@@ -48,6 +48,25 @@ def _print_summary(summary: RunSummary, out: Path) -> None:
     click.echo(f"tables written to {out}/ (contracts/, games/, run.json, run.log)")
 
 
+def lineup_notes(lineups: tuple[str, ...], rotate: bool) -> list[str]:
+    """Notes on lineups that do less than they seem to: one given twice (played twice, the
+    same games again) and ``--rotate`` where every lineup is one strategy (nothing to
+    rotate)."""
+    from trixsim.runner import expand_lineups
+
+    seats = [tuple(expand_lineups([line], False)[0]) for line in lineups]
+    notes = []
+    for k, lu in enumerate(seats):
+        if lu in seats[:k]:
+            notes.append(f"lineup {k + 1} ({','.join(lu)}) repeats lineup {seats.index(lu) + 1}"
+                         ": it is played twice, on the same deals, and gives the same games")
+    if rotate and all(len(set(lu)) == 1 for lu in seats):
+        notes.append("--rotate changes nothing when every lineup is one strategy at all four "
+                     "seats: each is played once (to compare A with B, rotate a lineup such "
+                     "as B,A,A,A)")
+    return notes
+
+
 def _positive(value: int | None, name: str) -> None:
     if value is not None and value <= 0:
         raise click.BadParameter("must be a positive number", param_hint=name)
@@ -120,6 +139,8 @@ def register(group: click.Group) -> None:
             raise click.BadParameter(str(exc), param_hint="--strategies") from None
         if len(seatings) > 127:
             raise click.BadParameter("at most 127 lineups", param_hint="--strategies")
+        for note in lineup_notes(lineups, rotate):
+            click.echo(f"note: {note}", err=True)
         out = out or _fresh_out()
         try:
             check_new_output(out, ("run",), force)
