@@ -215,6 +215,13 @@ def _try_lock(fh: IO[str], shared: bool = False) -> bool:
     return True
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def create_folder(path: Path, kind: Kind, force: bool = False,
                   inputs: Iterable[Path] = ()) -> Iterator[tuple[Path, FolderLock]]:
@@ -231,6 +238,11 @@ def create_folder(path: Path, kind: Kind, force: bool = False,
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-", dir=path.parent))
     lock = FolderLock(tmp)
+    try:  # mkdtemp makes it owner-only; the folder is shared as the umask allows
+        os.chmod(tmp, 0o777 & ~current_umask())
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     try:
         write_marker(tmp, kind)
         lock.acquire()
@@ -281,5 +293,5 @@ def write_atomic(path: Path | str, data: str | bytes, tmp: Path | None = None,
 
 
 __all__ = ["CONTENTS", "LOCK", "MARKER", "FolderError", "FolderLock", "FolderLocked",
-           "check_new_output", "check_replaceable", "create_folder", "holder", "kind_of",
-           "write_atomic", "write_marker"]
+           "check_new_output", "check_replaceable", "create_folder", "current_umask", "holder",
+           "kind_of", "write_atomic", "write_marker"]
