@@ -23,14 +23,14 @@ if TYPE_CHECKING:
 DEFAULT_STRATEGIES = "heuristic"
 
 
-def _fresh_out() -> Path:
-    """A new folder under runs/ named after the current time."""
+def fresh_out(kind: str = "run") -> Path:
+    """A new folder under runs/ named after the kind and the current time."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = Path("runs") / f"run-{stamp}"
+    out = Path("runs") / f"{kind}-{stamp}"
     k = 1
     while out.exists():
         k += 1
-        out = Path("runs") / f"run-{stamp}-{k}"
+        out = Path("runs") / f"{kind}-{stamp}-{k}"
     return out
 
 
@@ -141,7 +141,7 @@ def register(group: click.Group) -> None:
             raise click.BadParameter("at most 127 lineups", param_hint="--strategies")
         for note in lineup_notes(lineups, rotate):
             click.echo(f"note: {note}", err=True)
-        out = out or _fresh_out()
+        out = out or fresh_out()
         try:
             check_new_output(out, ("run",), force)
         except FolderError as exc:
