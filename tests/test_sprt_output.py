@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
+from trixsim.reports.stats import SPRT
 
 from trixsim.cli import cli
 from trixsim.commands.compare import sprt_status
-from trixsim.reports.stats import SPRT
 
 
 def test_sprt_progress_and_result_lines(tmp_path: Path) -> None:
