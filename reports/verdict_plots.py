@@ -96,12 +96,22 @@ def draw(p: Paired, out: Path, reference: str | None = None,
         labels, colours, f"Contracts picked: A − B picker's points per game from each "
         f"contract it picks itself, 95% intervals {note}", "A − B (points per game)", out,
         "verdict_contracts.png", cols=2))
-    aspects.append(forest(
-        [(f"{w}: {c}", est("kh", f"{w}: {c}", "holder")) for w in ("ray", "general")
-         for c in ("only A declares", "only B declares")],
-        labels, colours, "K♥ declaration: A − B holder's points per contract where the two "
-        f"decide differently, 95% intervals {note}", "A − B (points per contract)", out,
-        "verdict_declaration.png"))
+    # the declaration's effect only where the pair differs in that seat alone: in a seat
+    # only pair the opponents' play is mixed in (as in the summary, which leaves it out)
+    matched = [k for k, ab in enumerate(pairs) if p.method[ab] == MATCHED]
+    if matched:
+        def kh(cell: str) -> list[Estimate]:
+            return [p.get(*pairs[k], "kh", cell, "per game") for k in matched]
+
+        aspects.append(forest(
+            [("all ray/general contracts where they decide differently (the summary's)",
+              kh("decisions differ"))]
+            + [(f"{w}: {c}", kh(f"{w}: {c}")) for w in ("ray", "general")
+               for c in ("only A declares", "only B declares")],
+            [labels[k] for k in matched], [colours[k] for k in matched],
+            "K♥ declaration: A − B holder's points per game from the ray and general "
+            f"contracts where the two decide differently (matched pairs), 95% intervals "
+            f"{note}", "A − B (holder's points per game)", out, "verdict_declaration.png"))
     aspects.append(forest(
         [("pick number of trix: A − B (picks)", est("trix", "", "pick diff"))]
         + [(f"final total when A takes trix {c.removeprefix('A ')}",

@@ -30,6 +30,9 @@ SUMMARY_ASPECTS = (
 )
 
 
+KH_ASPECT = [name for name, _, _ in SUMMARY_ASPECTS].index("K♥ declaration")
+
+
 def verdict(e: Estimate, a: str, b: str, digits: int = 1) -> str:
     """``A by x [lo, hi]`` (A better), or that the data cannot tell (A − B, lower wins)."""
     if e.n < 2 or e.se != e.se:
@@ -56,6 +59,8 @@ def summary_rows(p: Paired) -> list[list[str]]:
         row = [f"`{a}` vs `{b}`", f"{total.n:,}",
                "matched" if p.method[(a, b)] == MATCHED else "seat only"]
         row += [verdict(p.get(a, b, *key), a, b) for _, key, _ in SUMMARY_ASPECTS]
+        if p.method[(a, b)] != MATCHED:  # the opponents' play would be mixed in
+            row[3 + KH_ASPECT] = "– (not matched)"
         timing = p.get(a, b, "trix", "timing differs", "share")
         if timing.n and timing.mean == 0:
             row[-1] = "same pick on every deal"
@@ -101,6 +106,8 @@ def add_summary(doc: Any, p: Paired, lineups: Sequence[LineupStats] = ()) -> Non
           "when no matched pair exists) also have other opponents. Each cell names the "
           "strategy with fewer points (lower is better) and by how many points, with the "
           "95% interval over deals, or says that the interval includes 0 (cannot tell). "
+          "The K♥ declaration is judged on matched pairs only: in a seat only pair the "
+          "other seats' play would be mixed into the declaration's effect. "
           "Aspects: " + "; ".join(f"*{name}*: {what}" for name, _, what in SUMMARY_ASPECTS)
           + ".")
     doc.table(["pair (A vs B)", "deals", "paired", *(n for n, _, _ in SUMMARY_ASPECTS)],
