@@ -74,8 +74,15 @@ def check_duplicates(runs: Sequence[RunFolder]) -> None:
                     raise DuplicateRunError(
                         f"{other.path} and {r.path} hold the same games (seed "
                         f"{r.meta.get('seed')}, lineup {lineup}, games {max(a, lo)}.."
-                        f"{min(b, hi) - 1}): give each run once")
+                        f"{min(b, hi) - 1}), as runs on one seed with one lineup do: give "
+                        f"each run once, or play one of them again with another seed "
+                        f"(--seed {_free_seed(runs)})")
             seen[(int(r.meta.get("seed", 0)), lineup)].append((lo, hi, r))
+
+
+def _free_seed(runs: Sequence[RunFolder]) -> int:
+    """A seed none of the runs used, to suggest."""
+    return max(int(r.meta.get("seed", 0)) for r in runs) + 1
 
 
 @dataclass

@@ -118,7 +118,7 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
         if note:
             doc.p(f"**Incomplete run**: {note}; the figures cover the games played so far.")
     if paired is not None:
-        verdicts.add_summary(doc, paired)
+        verdicts.add_summary(doc, paired, lineups)
         _images(doc, images, "verdict_summary")
     if intro is not None:
         doc.blocks += [("h", 2, intro.title), *intro.blocks]
@@ -134,7 +134,9 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
                                                                        strict=True)])
     if lineups:
         doc.p("Per lineup: each strategy's mean final total over its seats, 95% interval "
-              "over games (a strategy's result depends on who it plays against).")
+              "over games (a strategy's result depends on who it plays against"
+              + ("; lineups of one strategy at all four seats are not a comparison of "
+                 "strategies" if paired is not None and not paired.method else "") + ").")
         doc.table(["run id", "seed", "lineup", "games", "mean final total by strategy"],
                   verdicts.lineup_rows(lineups))
     if paired is not None and paired.method:
@@ -235,13 +237,15 @@ def expand_inputs(paths: Sequence[Path | str]) -> list[Path]:
 def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = False,
                  strategies: Sequence[str] = (), title: str = "Trix strategy report",
                  intro: Doc | None = None,
-                 intro_plots: Callable[[Path], list[str]] | None = None) -> list[Path]:
+                 intro_plots: Callable[[Path], list[str]] | None = None,
+                 notes: list[str] | None = None) -> list[Path]:
     """Read the runs and write plots, report.md and index.html to ``out``.
 
     Raises ``RunReadError`` for an unreadable run and ``ReportError`` for an existing
     ``out`` (without ``force``) or an unknown strategy. The folder is written beside
     ``out`` and moved into place at the end, so a failure leaves no half-written report.
-    Returns the files written.
+    Returns the files written; ``notes`` (when given) gets what the terminal should say,
+    such as why no verdict could be given.
     """
     out = Path(out)
     run_dirs = expand_inputs(run_dirs)
@@ -257,6 +261,8 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
     agg = aggregate(runs)
     agg = select(agg, list(strategies) or plots.order(agg.strategies))
     paired, lineups = read_pairs(runs, run_ids(runs), agg.strategies)
+    if notes is not None and not paired.method:
+        notes.append(verdicts.no_verdict(lineups).replace("`", ""))
     with create_folder(out, "report", force, inputs=run_dirs) as (tmp, lock):
         images = {f.__name__: f(agg, tmp) for f in plots.SECTIONS}
         busiest = agg.strategies[int(np.argmax(agg.final[:, :, 0].sum(axis=1)))]

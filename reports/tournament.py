@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from trixsim.reports.pairing import Paired, read_pairs, run_ids
 from trixsim.reports.report import Doc
-from trixsim.reports.stats import Estimate, json_safe
+from trixsim.reports.stats import Estimate, json_safe, wilson
 from trixsim.reports.tables import open_run
 from trixsim.reports.verdicts import pair_matrix
 
@@ -68,9 +68,11 @@ def pairs_of(specs: Sequence[str]) -> list[tuple[str, str]]:
 def play(specs: Sequence[str], games: int, seed: int, out: Path, workers: int = 1,
          force: bool = False, command: list[str] | None = None,
          on_games: Callable[[int], None] | None = None, backend: Backend | None = None,
-         resume: bool = False) -> list[Path]:
+         resume: bool = False, on_pair: Callable[[list[Path]], None] | None = None
+         ) -> list[Path]:
     """Play every pair into ``out`` (a new tournament folder, or with ``resume`` the
-    unfinished pairs of an existing one, with its own settings); returns the pair folders."""
+    unfinished pairs of an existing one, with its own settings); returns the pair folders.
+    ``on_pair(done)`` is called with the finished pair folders after each pair."""
     backend = backend or LocalBackend(workers)
     if resume:
         settings = read_settings(out)
@@ -94,6 +96,8 @@ def play(specs: Sequence[str], games: int, seed: int, out: Path, workers: int = 
             writer = RunWriter.reopen(path)
             if writer.meta.get("complete") and not writer.todo():
                 writer.close()
+                if on_pair is not None:
+                    on_pair(list(folders))
                 continue
         else:
             cfg = RunConfig(games=games, seed=(seed + k) % SEED_MOD, lineups=pair_lineups(a, b),
@@ -101,8 +105,37 @@ def play(specs: Sequence[str], games: int, seed: int, out: Path, workers: int = 
             writer = RunWriter.create(cfg, path, command=command)
         with writer:
             writer.play(progress=on_games, backend=backend)
+        if on_pair is not None:
+            on_pair(list(folders))
     cut("every pair played")
     return folders
+
+
+def standings(folders: Sequence[Path], strategies: Sequence[str]) -> list[str]:
+    """Lines for the finished pairs so far: the last pair's deals won, lost and tied, then
+    each strategy's standing (mean A − B over the opponents met, deals won-lost-tied)."""
+    last = set(pairs_of(list(strategies))[len(folders) - 1]) if folders else set()
+    runs = [open_run(f) for f in folders]
+    paired, _ = read_pairs(runs, run_ids(runs), strategies, keep_deals=True)
+    names = list(strategies)
+    met: dict[str, list[float]] = {s: [] for s in names}
+    wlt: dict[str, np.ndarray] = {s: np.zeros(3, dtype=np.int64) for s in names}
+    lines = []
+    for a, b in paired.pairs():
+        d = paired.deal_values(a, b)
+        w, lo, t = int((d < 0).sum()), int((d > 0).sum()), int((d == 0).sum())
+        met[a].append(float(d.mean()))
+        met[b].append(-float(d.mean()))
+        wlt[a] += [w, lo, t]
+        wlt[b] += [lo, w, t]
+        if {a, b} == last:
+            lines.append(f"  {a} vs {b}: {a} better on {w:,} deals, {b} on {lo:,}, same on "
+                         f"{t:,} ({a} - {b} {d.mean():+.1f} points per game)")
+    playing = sorted((s for s in names if met[s]), key=lambda s: np.mean(met[s]))
+    lines.append("  standings so far: " + "; ".join(
+        f"{k}. {s} {np.mean(met[s]):+.1f} ({'-'.join(map(str, wlt[s]))})"
+        for k, s in enumerate(playing, 1)))
+    return lines
 
 
 def read_settings(out: Path) -> dict:
@@ -133,6 +166,24 @@ class Ranking:
     rating_lo: np.ndarray
     rating_hi: np.ndarray
     vs_field: list[Estimate]
+    record: dict[tuple[int, int], tuple[int, int, int]] = field(default_factory=dict)
+    """record[(i, j)]: deals on which i did better than j, worse, and the same (i < j)."""
+    sweeps: list[tuple[int, int]] = field(default_factory=list)
+    """(winner, loser) of each pair in which one did better on every deal (no ties)."""
+
+    def rating_text(self, i: int) -> str:
+        """``r [lo, hi]``; an end a clean sweep leaves unbounded is ``∞``."""
+        lo = "-∞" if not np.isfinite(self.rating_lo[i]) else f"{self.rating_lo[i]:.0f}"
+        hi = "∞" if not np.isfinite(self.rating_hi[i]) else f"{self.rating_hi[i]:.0f}"
+        return f"{self.rating[i]:.0f} [{lo}, {hi}]"
+
+    def sweep_note(self) -> str:
+        """A sentence for each clean sweep: the sample is too small to bound the gap."""
+        return " ".join(
+            f"`{self.strategies[w]}` did better than `{self.strategies[lo]}` on every one "
+            f"of {sum(self.record[tuple(sorted((w, lo)))]):,} deals: too few deals to bound "
+            "the gap between them, so their intervals are open on that side (play more "
+            "deals, or compare strategies closer in strength)." for w, lo in self.sweeps)
 
     def order(self) -> list[int]:
         """Strategy indices from the best rating to the worst."""
@@ -153,10 +204,15 @@ class Ranking:
         rows = []
         for rank, i in enumerate(self.order(), 1):
             e = self.vs_field[i]
-            rows.append([str(rank), f"`{self.strategies[i]}`",
-                         f"{self.rating[i]:.0f} [{self.rating_lo[i]:.0f}, "
-                         f"{self.rating_hi[i]:.0f}]", e.text()])
+            rows.append([str(rank), f"`{self.strategies[i]}`", self.rating_text(i), e.text()])
         d.table(["rank", "strategy", "rating [95%]", "vs the field [95%]"], rows)
+        if self.sweeps:
+            d.p(self.sweep_note())
+        d.p("Deals won, lost and tied per pair (lower final total on the deal, averaged "
+            "over its seats):")
+        d.table(["A", "B", "deals", "A better", "B better", "same"],
+                [[f"`{self.strategies[i]}`", f"`{self.strategies[j]}`", f"{w + lo + t:,}",
+                  f"{w:,}", f"{lo:,}", f"{t:,}"] for (i, j), (w, lo, t) in self.record.items()])
         d.p("Mean difference matrix: row − column final total per game on the same deals, "
             "95% interval over deals (negative: the row strategy is better).")
         order = self.order()
@@ -178,7 +234,11 @@ class Ranking:
                                                       self.rating_lo, self.rating_hi,
                                                       self.vs_field, strict=True)],
                 "matrix": [[est(e) for e in row] for row in self.matrix],
-                "wins": self.wins.tolist()}
+                "wins": self.wins.tolist(),
+                "record": [{"a": self.strategies[i], "b": self.strategies[j], "a_better": w,
+                            "b_better": lo, "same": t}
+                           for (i, j), (w, lo, t) in self.record.items()],
+                "sweeps": [[self.strategies[w], self.strategies[lo]] for w, lo in self.sweeps]}
 
 
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, iters: int = 2000) -> np.ndarray:
@@ -211,6 +271,37 @@ def _wins(values: dict[tuple[int, int], np.ndarray], k: int) -> np.ndarray:
     return w
 
 
+def _floor(rating: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+           record: dict[tuple[int, int], tuple[int, int, int]]
+           ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+    """The rating intervals widened to at least what each pair's own result allows.
+
+    Resampling the deals of a small, one-sided pair gives the same result every time, so
+    the bootstrap interval can shrink to a point (``401 [401, 401]``). Each pair's share of
+    deals won (ties half) has a Wilson interval; as a two-strategy rating, each of the two
+    moves by half the gap, so each interval must reach at least half of the gap's Wilson
+    range on its side. A clean sweep (Wilson upper end 1) leaves the winner's upper end and
+    the loser's lower end unbounded. Returns (lo, hi, sweeps as (winner, loser))."""
+    lo, hi = lo.astype(np.float64).copy(), hi.astype(np.float64).copy()
+    sweeps = []
+    for (i, j), (w, l_, t) in record.items():
+        n = w + l_ + t
+        if n == 0:
+            continue
+        share, s_lo, s_hi = (float(x) for x in wilson(w + 0.5 * t, n))
+        with np.errstate(divide="ignore"):
+            gap, g_lo, g_hi = (ELO * np.log(x / (1 - x)) if 0 < x < 1 else
+                               (np.inf if x >= 1 else -np.inf) for x in (share, s_lo, s_hi))
+        if not np.isfinite(gap):  # a sweep: the fitted gap is the prior's
+            gap = rating[i] - rating[j]
+            sweeps.append((i, j) if l_ == 0 else (j, i))
+        lo[i] = min(lo[i], rating[i] - (gap - g_lo) / 2)
+        hi[i] = max(hi[i], rating[i] + (g_hi - gap) / 2)
+        lo[j] = min(lo[j], rating[j] - (g_hi - gap) / 2)
+        hi[j] = max(hi[j], rating[j] + (gap - g_lo) / 2)
+    return lo, hi, sweeps
+
+
 def rank(paired: Paired, strategies: Sequence[str], resamples: int = 400,
          seed: int = 0) -> Ranking:
     """Ratings and matrix from paired games (only the named strategies)."""
@@ -228,16 +319,19 @@ def rank(paired: Paired, strategies: Sequence[str], resamples: int = 400,
         sample = {ij: d[rng.integers(0, d.size, d.size)] for ij, d in values.items()}
         boot[r] = bradley_terry(_wins(sample, k))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    record = {ij: (int((d < 0).sum()), int((d > 0).sum()), int((d == 0).sum()))
+              for ij, d in sorted(values.items())}
+    lo, hi, sweeps = _floor(rating, lo, hi, record)
     matrix = pair_matrix(paired, specs)
-    field = []
+    field_ = []
     for i in range(k):
         row = [e for e in matrix[i] if e is not None]
         if not row:
-            field.append(Estimate(0, float("nan"), float("nan")))
+            field_.append(Estimate(0, float("nan"), float("nan")))
             continue
-        field.append(Estimate(min(e.n for e in row), float(np.mean([e.mean for e in row])),
+        field_.append(Estimate(min(e.n for e in row), float(np.mean([e.mean for e in row])),
                               float(np.sqrt(sum(e.se ** 2 for e in row)) / len(row))))
-    return Ranking(specs, matrix, wins, rating, lo, hi, field)
+    return Ranking(specs, matrix, wins, rating, lo, hi, field_, record, sweeps)
 
 
 def read_ranking(folders: Sequence[Path], strategies: Sequence[str]) -> Ranking:
@@ -259,4 +353,4 @@ def write(ranking: Ranking, out: Path) -> None:
 
 
 __all__ = ["Ranking", "TournamentError", "bradley_terry", "pair_folder", "pair_lineups",
-           "pairs_of", "play", "rank", "read_ranking", "read_settings", "write"]
+           "pairs_of", "play", "rank", "read_ranking", "read_settings", "standings", "write"]

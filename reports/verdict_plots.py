@@ -96,12 +96,22 @@ def draw(p: Paired, out: Path, reference: str | None = None,
         labels, colours, f"Contracts picked: A − B picker's points per game from each "
         f"contract it picks itself, 95% intervals {note}", "A − B (points per game)", out,
         "verdict_contracts.png", cols=2))
-    aspects.append(forest(
-        [(f"{w}: {c}", est("kh", f"{w}: {c}", "holder")) for w in ("ray", "general")
-         for c in ("only A declares", "only B declares")],
-        labels, colours, "K♥ declaration: A − B holder's points per contract where the two "
-        f"decide differently, 95% intervals {note}", "A − B (points per contract)", out,
-        "verdict_declaration.png"))
+    # the declaration's effect only where the pair differs in that seat alone: in a seat
+    # only pair the opponents' play is mixed in (as in the summary, which leaves it out)
+    matched = [k for k, ab in enumerate(pairs) if p.method[ab] == MATCHED]
+    if matched:
+        def kh(cell: str) -> list[Estimate]:
+            return [p.get(*pairs[k], "kh", cell, "per game") for k in matched]
+
+        aspects.append(forest(
+            [("all ray/general contracts where they decide differently (the summary's)",
+              kh("decisions differ"))]
+            + [(f"{w}: {c}", kh(f"{w}: {c}")) for w in ("ray", "general")
+               for c in ("only A declares", "only B declares")],
+            [labels[k] for k in matched], [colours[k] for k in matched],
+            "K♥ declaration: A − B holder's points per game from the ray and general "
+            f"contracts where the two decide differently (matched pairs), 95% intervals "
+            f"{note}", "A − B (holder's points per game)", out, "verdict_declaration.png"))
     aspects.append(forest(
         [("pick number of trix: A − B (picks)", est("trix", "", "pick diff"))]
         + [(f"final total when A takes trix {c.removeprefix('A ')}",
@@ -120,14 +130,30 @@ def ranking(r: object, out: Path) -> list[str]:
     fig, (ax, hm) = plt.subplots(1, 2, figsize=(7 + 1.1 * k, max(3.5, 0.55 * k + 2)),
                                  gridspec_kw={"width_ratios": [1, 1.3]})
     y = np.arange(k)[::-1]
+    ends = np.concatenate([r.rating, r.rating_lo, r.rating_hi])
+    ends = ends[np.isfinite(ends)]
+    pad = 0.15 * max(1.0, float(ends.max() - ends.min()))
+    left, right = float(ends.min()) - pad, float(ends.max()) + pad
     for yy, i in zip(y, order, strict=True):
         c = colour(r.strategies[i])
-        ax.errorbar([r.rating[i]], [yy], xerr=[[r.rating[i] - r.rating_lo[i]],
-                                               [r.rating_hi[i] - r.rating[i]]],
-                    fmt="o", color=c, ms=7, capsize=4, lw=1.6)
+        # an end a clean sweep leaves open runs to the edge with an arrow head
+        lo, hi = r.rating_lo[i], r.rating_hi[i]
+        ax.hlines(yy, lo if np.isfinite(lo) else left, hi if np.isfinite(hi) else right,
+                  color=c, lw=1.6)
+        for end, edge, mark in ((lo, left, "<"), (hi, right, ">")):
+            if np.isfinite(end):
+                ax.plot([end], [yy], "|", color=c, ms=9, mew=1.6)
+            else:
+                ax.plot([edge], [yy], mark, color=c, ms=8)
+        ax.plot([r.rating[i]], [yy], "o", color=c, ms=7)
+    ax.set_xlim(left, right)
+    ax.set_ylim(-0.6, k - 0.4)
     ax.set_yticks(y, names, fontsize=11)
     ax.axvline(0, color="0.6", lw=1)
-    ax.set_xlabel("Bradley-Terry rating (Elo points, mean 0)", fontsize=11)
+    open_end = not (np.isfinite(r.rating_lo).all() and np.isfinite(r.rating_hi).all())
+    ax.set_xlabel("Bradley-Terry rating (Elo points, mean 0)" + (
+        "\narrow: interval open (a clean sweep: too few deals)" if open_end else ""),
+        fontsize=11)
     ax.set_title("Rating, 95% intervals (higher is better)", fontsize=12)
     ax.grid(axis="x", color="0.9")
     m = np.full((k, k), np.nan)

@@ -30,6 +30,9 @@ SUMMARY_ASPECTS = (
 )
 
 
+KH_ASPECT = [name for name, _, _ in SUMMARY_ASPECTS].index("K♥ declaration")
+
+
 def verdict(e: Estimate, a: str, b: str, digits: int = 1) -> str:
     """``A by x [lo, hi]`` (A better), or that the data cannot tell (A − B, lower wins)."""
     if e.n < 2 or e.se != e.se:
@@ -56,6 +59,8 @@ def summary_rows(p: Paired) -> list[list[str]]:
         row = [f"`{a}` vs `{b}`", f"{total.n:,}",
                "matched" if p.method[(a, b)] == MATCHED else "seat only"]
         row += [verdict(p.get(a, b, *key), a, b) for _, key, _ in SUMMARY_ASPECTS]
+        if p.method[(a, b)] != MATCHED:  # the opponents' play would be mixed in
+            row[3 + KH_ASPECT] = "– (not matched)"
         timing = p.get(a, b, "trix", "timing differs", "share")
         if timing.n and timing.mean == 0:
             row[-1] = "same pick on every deal"
@@ -63,20 +68,46 @@ def summary_rows(p: Paired) -> list[list[str]]:
     return rows
 
 
-def add_summary(doc: Any, p: Paired) -> None:
-    """The one-page summary: per pair and aspect, which strategy is better and by how much."""
+def no_verdict(lineups: Sequence[LineupStats]) -> str:
+    """Why the runs give no verdict, and the command that would: one paragraph."""
+    strategies = list(dict.fromkeys(s for ls in lineups for s in ls.lineup))
+    if len(strategies) < 2:
+        return (f"The runs hold one strategy only (`{strategies[0] if strategies else '?'}`): "
+                "there is nothing to compare it with.")
+    a, b = strategies[:2]
+    games = max((ls.games for ls in lineups), default=0) or 10_000
+    fix = (f"To compare `{a}` with `{b}`, change one seat and keep the other three: "
+           f"`trixsim run -n {games} -s {a} -s {b},{a},{a},{a} --rotate` (or `trixsim "
+           f"compare {a} {b} -n {games}`, or `trixsim tournament` for more than two).")
+    seeds = sorted({ls.seed for ls in lineups})
+    by_seed = {seed: [ls.lineup for ls in lineups if ls.seed == seed] for seed in seeds}
+    mixed = [lu for lus in by_seed.values() for lu in lus if len(set(lu)) > 1]
+    if not mixed:
+        return ("No verdict: every lineup seats one strategy at all four places ("
+                + "; ".join(f"`{lu[0]}`" for lu in dict.fromkeys(ls.lineup for ls in lineups))
+                + "), so a seat's total says how a table of that strategy plays, with its "
+                "three opponents changed as well, not which strategy is better; the "
+                "per-lineup means below are not a comparison. " + fix)
+    return ("No verdict: no two games on one deal (same seed and game index) differ in one "
+            "seat's strategy with some strategy mixed in at the table"
+            + (f" (the runs are on seeds {', '.join(map(str, seeds))}, and deals are shared "
+               "only within a seed)" if len(seeds) > 1 else "") + ". " + fix)
+
+
+def add_summary(doc: Any, p: Paired, lineups: Sequence[LineupStats] = ()) -> None:
+    """The one-page summary: per pair and aspect, which strategy is better and by how much
+    (or why the runs cannot say, and what to run instead)."""
     doc.h("Summary: which strategy is better")
     if not p.method:
-        doc.p("The runs hold no duplicate games (no two games on the same deal with "
-              "different strategies in one seat), so no strategy can be compared with "
-              "another on equal cards. Play the strategies on one seed (several lineups "
-              "of one run, `--rotate`, `trixsim compare` or `trixsim tournament`).")
+        doc.p(no_verdict(lineups))
         return
     doc.p("Games on the same deal (same seed and game index) are paired seat by seat: "
           "*matched* pairs differ only in that seat's strategy; *seat only* pairs (used "
           "when no matched pair exists) also have other opponents. Each cell names the "
           "strategy with fewer points (lower is better) and by how many points, with the "
           "95% interval over deals, or says that the interval includes 0 (cannot tell). "
+          "The K♥ declaration is judged on matched pairs only: in a seat only pair the "
+          "other seats' play would be mixed into the declaration's effect. "
           "Aspects: " + "; ".join(f"*{name}*: {what}" for name, _, what in SUMMARY_ASPECTS)
           + ".")
     doc.table(["pair (A vs B)", "deals", "paired", *(n for n, _, _ in SUMMARY_ASPECTS)],
@@ -198,5 +229,5 @@ def write_lineups_csv(lineups: Sequence[LineupStats], path: Path) -> None:
                             s, k, ls.games, num[0], num[2], num[3]])
 
 
-__all__ = ["add_details", "add_summary", "lineup_rows", "pair_matrix", "summary_rows",
+__all__ = ["add_details", "add_summary", "lineup_rows", "no_verdict", "pair_matrix", "summary_rows",
            "verdict", "write_csv", "write_lineups_csv"]

@@ -216,6 +216,6 @@ def test_tune_on_a_cluster_gives_the_local_results(cluster, tmp_path: Path) -> N
     code, text = _invoke("tune", *args, "--scheduler", cluster.scheduler_address,
                          "--out", str(tmp_path / "dask"))
     assert code == 0, text
-    for name in ("history.csv", "best.toml", "verdict.json", "state.json"):
+    for name in ("history.csv", "tuned.toml", "verdict.json", "state.json"):
         assert ((tmp_path / "dask" / name).read_text()
                 == (tmp_path / "local" / name).read_text()), name

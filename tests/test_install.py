@@ -77,6 +77,7 @@ def _run(cmd: list[str | Path], cwd: Path, env: dict[str, str]) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.optional
 @pytest.mark.skipif(not _can_build_offline(),
                     reason="setuptools here cannot build wheels offline (needs wheel or >= 70.1)")
 @pytest.mark.skipif(sys.platform == "win32", reason="the venv layout below is POSIX")

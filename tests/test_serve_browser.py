@@ -40,6 +40,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.optional,  # skips where no Chromium exists (.ci/run installs it)
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed "
                        "(apt-get install chromium)"),
 ]

@@ -112,6 +112,7 @@ def test_lazy_group_runs_each_command() -> None:
     assert lazy.get_command(ctx, "nosuch") is None
 
 
+@pytest.mark.optional
 @pytest.mark.skipif(not hasattr(click.exceptions, "NoSuchCommand"),
                     reason="click < 8.4 suggests no command names")
 def test_unknown_command_suggests_unloaded_commands() -> None:

@@ -52,14 +52,16 @@ def test_tournament_plays_every_pair_and_ranks(played: tuple[Path, str]) -> None
     ranking = data["ranking"]
     ratings = {r["strategy"]: r["rating"] for r in ranking["rating"]}
     assert min(ratings, key=ratings.get) == "random"
-    for r in ranking["rating"]:
-        assert r["lo"] <= r["rating"] <= r["hi"]
+    for r in ranking["rating"]:  # null: an end a clean sweep leaves unbounded
+        assert r["lo"] is None or r["lo"] < r["rating"]
+        assert r["hi"] is None or r["rating"] < r["hi"]
     m = ranking["matrix"]
     assert m[0][0] is None
     assert m[0][1]["mean"] == pytest.approx(-m[1][0]["mean"]) and m[0][1]["mean"] < 0
     assert m[0][1]["deals"] == 30
     lines = output.splitlines()
-    assert lines[0] == "30 deals per pair, 3 pairs" and lines[3].startswith("3. random")
+    lines = lines[lines.index("30 deals per pair, 3 pairs"):]
+    assert lines[3].startswith("3. random")
     md = (out / "report.md").read_text()
     assert "| rank | strategy | rating [95%] |" in md
     rep = (out / "report" / "report.md").read_text()

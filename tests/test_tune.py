@@ -98,7 +98,7 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_results(
         fh.write("5,120,1.0,0.5,1.0,1.0,1.0,1.0\n")
     res = invoke(app, BAD_START, "--out", cut, "--resume")
     assert res.exit_code == 0, res.output
-    for name in ("history.csv", "best.toml", "verdict.json"):
+    for name in ("history.csv", "tuned.toml", "verdict.json"):
         assert (cut / name).read_text() == (whole / name).read_text(), name
     assert json.loads((cut / "state.json").read_text()) == \
         json.loads((whole / "state.json").read_text())
@@ -109,14 +109,15 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_results(
     assert len(res.output.strip().splitlines()) == 1
 
 
-def test_best_toml_loads_back_with_the_tuned_values(app: click.Group, tmp_path: Path) -> None:
+def test_tuned_toml_loads_back_with_the_tuned_values(app: click.Group,
+                                                     tmp_path: Path) -> None:
     out = tmp_path / "t"
     res = invoke(app, *_small(out))
     assert res.exit_code == 0, res.output
-    text = (out / "best.toml").read_text()
+    text = (out / "tuned.toml").read_text()
     assert text.startswith('strategy = "heuristic"\n') and "[params]" in text
     verdict = json.loads((out / "verdict.json").read_text())
-    for spec in (f"heuristic@{out}/best.toml", str(out / "best.toml")):
+    for spec in (f"heuristic@{out}/tuned.toml", str(out / "tuned.toml")):
         s = load_strategy(spec)
         assert s.name == "heuristic"
         assert s.declare_margin == verdict["tuned"]["declare_margin"]
@@ -228,7 +229,7 @@ def test_results_do_not_depend_on_the_number_of_workers(app: click.Group, tmp_pa
         res = invoke(app, *_small(out), "--workers", workers, "--verify-deals", 600)
         assert res.exit_code == 0, res.output
         outs.append(out)
-    for name in ("history.csv", "best.toml", "verdict.json", "state.json"):
+    for name in ("history.csv", "tuned.toml", "verdict.json", "state.json"):
         assert (outs[0] / name).read_text() == (outs[1] / name).read_text(), name
 
 

@@ -39,7 +39,8 @@ CONTENTS: dict[str, tuple[str, ...]] = {
     "run": _RUN,
     "compare": _RUN,
     "report": (*_COMMON, "report.md", "index.html", "*.png", "*.csv"),
-    "tune": (*_COMMON, "tune.json", "state.json", "verdict.json", "best.toml", "history.*",
+    "tune": (*_COMMON, "tune.json", "state.json", "verdict.json", "best.toml", "tuned.toml",
+             "history.*",
              "*.png", "verify", "run.log",
              "report.md"),
     "tournament": (*_COMMON, "tournament.json", "report.md", "report", "pair-*"),
@@ -220,6 +221,13 @@ def _try_lock(fh: IO[str], shared: bool = False) -> bool:
     return True
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def create_folder(path: Path, kind: Kind, force: bool = False,
                   inputs: Iterable[Path] = ()) -> Iterator[tuple[Path, FolderLock]]:
@@ -236,6 +244,11 @@ def create_folder(path: Path, kind: Kind, force: bool = False,
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-", dir=path.parent))
     lock = FolderLock(tmp)
+    try:  # mkdtemp makes it owner-only; the folder is shared as the umask allows
+        os.chmod(tmp, 0o777 & ~current_umask())
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     try:
         write_marker(tmp, kind)
         lock.acquire()
@@ -286,5 +299,5 @@ def write_atomic(path: Path | str, data: str | bytes, tmp: Path | None = None,
 
 
 __all__ = ["CONTENTS", "LOCK", "MARKER", "FolderError", "FolderLock", "FolderLocked",
-           "check_new_output", "check_replaceable", "create_folder", "foreign_entries",
-           "holder", "kind_of", "write_atomic", "write_marker"]
+           "check_new_output", "check_replaceable", "create_folder", "current_umask",
+           "foreign_entries", "holder", "kind_of", "write_atomic", "write_marker"]

@@ -22,6 +22,7 @@ Parameter values cannot contain ``,`` or ``:`` on the command line (use a TOML f
 
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import importlib
@@ -297,7 +298,9 @@ def find_class(target: str) -> type[Strategy]:
     known = ", ".join(names()) or "none"
     broken = _bundled()[1]
     hint = f"; {broken[0]}" if broken else ""
-    raise StrategyLoadError(f"unknown strategy {target!r} (available: {known}; or give "
+    close = difflib.get_close_matches(target, names(), n=1, cutoff=0.6)
+    mean = f"; did you mean {close[0]!r}?" if close else ""
+    raise StrategyLoadError(f"unknown strategy {target!r}{mean} (available: {known}; or give "
                             f"path/to/file.py:Class or package.module:Class){hint}")
 
 

@@ -7,12 +7,12 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from trixsim.commands import interrupted, write_failed
-from trixsim.commands.options import backend_options, games_bar, open_backend
+from trixsim.commands.options import Count, backend_options, games_bar, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
@@ -33,13 +33,43 @@ def _spec(value: str, hint: str) -> str:
     return value
 
 
+def sprt_status(test: Any, deals: int, diffs: np.ndarray, decision: str | None) -> str:
+    """One progress line of the sequential test: the mean difference, both log-likelihood
+    ratios (A better, A worse by the effect) and the bounds they must cross."""
+    import numpy as np
+
+    plus, minus = test.llr(diffs)
+    se = float(diffs.std(ddof=1) / np.sqrt(diffs.size)) if diffs.size > 1 else float("nan")
+    return (f"{deals:,} deals: A - B = {diffs.mean():+.1f} (s.e. {se:.1f}); LLR A better "
+            f"{minus:+.2f}, A worse {plus:+.2f}; bounds ({test.lower:.2f}, {test.upper:.2f})"
+            f": {decision or 'continue'}")
+
+
+def sprt_result(a: str, b: str, result: Any) -> str:
+    """The test's last line, as fishtest gives it: which strategy is better, or that none
+    differs by the effect, or that the test ran out of games."""
+    s, d = result.sprt, result.diff
+    last = result.rounds[-1] if result.rounds else {"llr_plus": 0.0, "llr_minus": 0.0}
+    plus, minus = last["llr_plus"], last["llr_minus"]
+    where = f"after {result.deals:,} deals (A - B = {d.mean:+.1f} [{d.lo:+.1f}, {d.hi:+.1f}])"
+    if s["decision"] == "H1":
+        better, worse, llr = (a, b, minus) if minus >= plus else (b, a, plus)
+        return (f"SPRT result: {better} is better than {worse}: H1 accepted {where}, "
+                f"LLR {llr:.2f} >= {s['upper']:.2f}")
+    if s["decision"] == "H0":
+        return (f"SPRT result: neither is better by {s['effect']:g} points or more: H0 accepted "
+                f"{where}, both LLRs <= {s['lower']:.2f}")
+    return (f"SPRT result: undecided {where}: LLR A better {minus:+.2f}, A worse {plus:+.2f} "
+            f"within ({s['lower']:.2f}, {s['upper']:.2f}); play more with a larger --games")
+
+
 def register(group: click.Group) -> None:
     """Add ``compare`` to the CLI group."""
 
     @group.command("compare")
     @click.argument("a", required=False)
     @click.argument("b", required=False)
-    @click.option("--games", "-n", type=click.IntRange(min=2), default=2_000, show_default=True,
+    @click.option("--games", "-n", type=Count(min=2), default=2_000, show_default=True,
                   help="Deals to play (each in five lineups); with --sprt, the most to play.")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Run seed: deals depend only on (seed, game index, contract number).")
@@ -133,8 +163,7 @@ def register(group: click.Group) -> None:
 
         def progress(deals: int, decision: str | None, diffs: np.ndarray) -> None:
             if test is not None:
-                click.echo(f"{deals:,} deals: A - B = {diffs.mean():.1f}, "
-                           f"decision: {decision or 'continue'}", err=True)
+                click.echo(sprt_status(test, deals, diffs, decision), err=True)
 
         where = open_backend(scheduler, backend, workers, shared_out, quiet=quiet)
         try:
@@ -171,8 +200,10 @@ def register(group: click.Group) -> None:
                        f"{100 * r['loss'][0]:.1f}% [{100 * r['loss'][1]:.1f}, "
                        f"{100 * r['loss'][2]:.1f}]")
         if result.sprt is not None:
-            click.echo(f"SPRT (H1: |A - B| >= {effect:g}, alpha {alpha:g}, beta {beta:g}): "
-                       f"{result.sprt['decision']}")
+            s = result.sprt
+            click.echo(f"SPRT (H1: |A - B| >= {s['effect']:g}, alpha {s['alpha']:g}, beta "
+                       f"{s['beta']:g}): {s['decision']}")
+            click.echo(sprt_result(a, b, result))
         click.echo(f"written to {out}/ (run tables, compare.json, report.md"
                    f"{', report/' if plots else ''})")
 

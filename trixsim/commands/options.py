@@ -23,6 +23,37 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class Count(click.ParamType):
+    """A whole number of games written as people write them: ``1000000``, ``1_000_000`` or
+    ``1e6`` (``2.5e5`` too, when it is whole), at least ``min`` when one is given."""
+
+    name = "integer"
+
+    def __init__(self, min: int | None = None) -> None:  # noqa: A002 - as click.IntRange
+        self.min = min
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            try:
+                n = int(text)
+            except ValueError:
+                try:
+                    x = float(text.replace("_", ""))
+                except ValueError:
+                    x = float("nan")
+                if not (x == x and x.is_integer() and abs(x) < 2**63):
+                    self.fail(f"{value!r} is not a whole number (write 1000000, 1_000_000 "
+                              f"or 1e6)", param, ctx)
+                n = int(x)
+        if self.min is not None and n < self.min:
+            self.fail(f"{n} is smaller than the minimum {self.min}", param, ctx)
+        return n
+
+
 def backend_options(chunks: bool = False) -> Callable[[F], F]:
     """Add ``--scheduler`` and ``--backend`` to a command (their values arrive as the
     ``scheduler`` and ``backend`` arguments); with ``chunks``, also ``--shared-out``
@@ -79,4 +110,4 @@ def games_bar(games: int, quiet: bool) -> tuple[ContextManager[Any], Callable[[i
     return bar, bar.update
 
 
-__all__ = ["backend_options", "games_bar", "open_backend"]
+__all__ = ["Count", "backend_options", "games_bar", "open_backend"]

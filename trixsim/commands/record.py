@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
+from trixsim.commands.options import Count
 from trixsim.types import TRIX
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
 
 
 @click.command("record")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--games", "-n", type=Count(min=1), default=1, show_default=True,
               help="Number of games to play.")
 @click.option("--seed", type=click.IntRange(0, MAX_INT), default=0, show_default=True,
               help="Run seed: deals and strategy draws are pure functions of it and the game id.")

@@ -41,8 +41,9 @@ def register(group: click.Group) -> None:
         from trixsim.reports.report import ReportError, expand_inputs, write_report
         from trixsim.reports.tables import RunDamagedError, RunReadError, open_run
 
+        notes: list[str] = []
         try:
-            files = write_report(runs, out, force=force, title=title,
+            files = write_report(runs, out, force=force, title=title, notes=notes,
                                  strategies=split_specs(strategies) if strategies else ())
         except RunDamagedError as exc:
             raise click.ClickException(str(exc)) from None
@@ -53,6 +54,8 @@ def register(group: click.Group) -> None:
         for line in (open_run(r).incomplete_note() for r in expand_inputs(runs)):
             if line:
                 click.echo(f"note: {line}")
+        for line in notes:
+            click.echo(f"note: {line}")
         click.echo(f"report written to {out}/ ({len(files)} files: index.html, report.md, "
                    f"{sum(f.suffix == '.png' for f in files)} plots)")
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from trixsim.commands import interrupted, write_failed
-from trixsim.commands.options import backend_options, open_backend
+from trixsim.commands.options import Count, backend_options, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
@@ -23,14 +23,14 @@ if TYPE_CHECKING:
 DEFAULT_STRATEGIES = "heuristic"
 
 
-def _fresh_out() -> Path:
-    """A new folder under runs/ named after the current time."""
+def fresh_out(kind: str = "run") -> Path:
+    """A new folder under runs/ named after the kind and the current time."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = Path("runs") / f"run-{stamp}"
+    out = Path("runs") / f"{kind}-{stamp}"
     k = 1
     while out.exists():
         k += 1
-        out = Path("runs") / f"run-{stamp}-{k}"
+        out = Path("runs") / f"{kind}-{stamp}-{k}"
     return out
 
 
@@ -48,6 +48,25 @@ def _print_summary(summary: RunSummary, out: Path) -> None:
     click.echo(f"tables written to {out}/ (contracts/, games/, run.json, run.log)")
 
 
+def lineup_notes(lineups: tuple[str, ...], rotate: bool) -> list[str]:
+    """Notes on lineups that do less than they seem to: one given twice (played twice, the
+    same games again) and ``--rotate`` where every lineup is one strategy (nothing to
+    rotate)."""
+    from trixsim.runner import expand_lineups
+
+    seats = [tuple(expand_lineups([line], False)[0]) for line in lineups]
+    notes = []
+    for k, lu in enumerate(seats):
+        if lu in seats[:k]:
+            notes.append(f"lineup {k + 1} ({','.join(lu)}) repeats lineup {seats.index(lu) + 1}"
+                         ": it is played twice, on the same deals, and gives the same games")
+    if rotate and all(len(set(lu)) == 1 for lu in seats):
+        notes.append("--rotate changes nothing when every lineup is one strategy at all four "
+                     "seats: each is played once (to compare A with B, rotate a lineup such "
+                     "as B,A,A,A)")
+    return notes
+
+
 def _positive(value: int | None, name: str) -> None:
     if value is not None and value <= 0:
         raise click.BadParameter("must be a positive number", param_hint=name)
@@ -57,7 +76,7 @@ def register(group: click.Group) -> None:
     """Add ``run`` to the CLI group."""
 
     @group.command("run")
-    @click.option("--games", "-n", type=int, default=10_000, show_default=True,
+    @click.option("--games", "-n", type=Count(), default=10_000, show_default=True,
                   help="Number of deals (game indices); each lineup plays every one.")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Run seed: deals depend only on (seed, game index, contract number).")
@@ -70,9 +89,10 @@ def register(group: click.Group) -> None:
                        "strategy sits in every seat equally often.")
     @click.option("--workers", "-j", type=int, default=None,
                   help="Worker processes [default: all cores].")
-    @click.option("--batch-size", type=int, default=10_000, show_default=True,
-                  help="Games per engine batch and per chunk file (results do not depend "
-                       "on it).")
+    @click.option("--batch-size", type=Count(), default=10_000, show_default=True,
+                  help="At most this many games per engine batch and per chunk file "
+                       "(chunks are smaller, down to 2,000 games, to give each worker about "
+                       "four); results do not depend on it.")
     @click.option("--first-game", type=click.IntRange(0, 2**62), default=0, show_default=True,
                   help="Index of the first game (to extend an earlier run).")
     @click.option("--out", "-o", type=click.Path(path_type=Path), default=None,
@@ -119,7 +139,9 @@ def register(group: click.Group) -> None:
             raise click.BadParameter(str(exc), param_hint="--strategies") from None
         if len(seatings) > 127:
             raise click.BadParameter("at most 127 lineups", param_hint="--strategies")
-        out = out or _fresh_out()
+        for note in lineup_notes(lineups, rotate):
+            click.echo(f"note: {note}", err=True)
+        out = out or fresh_out()
         try:
             check_new_output(out, ("run",), force)
         except FolderError as exc:

@@ -12,7 +12,7 @@ import click
 
 from trixsim.commands import interrupted, write_failed
 from trixsim.commands.compare import _spec
-from trixsim.commands.options import backend_options, games_bar, open_backend
+from trixsim.commands.options import Count, backend_options, games_bar, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 
@@ -21,7 +21,7 @@ def register(group: click.Group) -> None:
 
     @group.command("tournament")
     @click.argument("specs", nargs=-1)
-    @click.option("--games", "-n", type=click.IntRange(min=2), default=1_000,
+    @click.option("--games", "-n", type=Count(min=2), default=1_000,
                   show_default=True, help="Deals per pair (each played in ten lineups).")
     @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                   help="Seed of the first pair; pair k plays on seed + k.")
@@ -82,11 +82,19 @@ def register(group: click.Group) -> None:
         n_pairs = len(names) * (len(names) - 1) // 2
         bar, advance = games_bar(10 * games * n_pairs, quiet)
         where = open_backend(scheduler, backend, workers, shared_out, quiet=quiet)
+
+        def on_pair(done: list[Path]) -> None:
+            if not quiet:
+                click.echo(f"\npair {len(done)}/{n_pairs} done", err=True)
+                for line in lib.standings(done, names):
+                    click.echo(line, err=True)
+
         try:
             with where, bar:
                 folders = lib.play(names, games, seed, out, workers or os.cpu_count() or 1,
                                    force=force, command=sys.argv, on_games=advance,
-                                   backend=where, resume=resume_dir is not None)
+                                   backend=where, resume=resume_dir is not None,
+                                   on_pair=on_pair)
             ranking = lib.read_ranking(folders, names)
             lib.write(ranking, out)
             if plots:
@@ -108,9 +116,13 @@ def register(group: click.Group) -> None:
         click.echo(f"{games:,} deals per pair, {n_pairs} pairs")
         for rank, i in enumerate(ranking.order(), 1):
             f = ranking.vs_field[i]
-            click.echo(f"{rank}. {names[i]}: rating {ranking.rating[i]:.0f} "
-                       f"[{ranking.rating_lo[i]:.0f}, {ranking.rating_hi[i]:.0f}], vs the "
+            click.echo(f"{rank}. {names[i]}: rating {ranking.rating_text(i)}, vs the "
                        f"field {f.mean:.1f} [{f.lo:.1f}, {f.hi:.1f}] points per game")
+        for (i, j), (w, lo, t) in ranking.record.items():
+            click.echo(f"{names[i]} vs {names[j]}: {names[i]} better on {w:,} deals, "
+                       f"{names[j]} on {lo:,}, same on {t:,}")
+        if ranking.sweeps:
+            click.echo("note: " + ranking.sweep_note().replace("`", ""))
         click.echo(f"written to {out}/ (pair run folders, tournament.json, report.md"
                    f"{', report/' if plots else ''})")
 

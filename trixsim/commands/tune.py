@@ -14,7 +14,8 @@ import click
 from click.core import ParameterSource
 
 from trixsim.commands import Interrupted, write_failed
-from trixsim.commands.options import backend_options, open_backend
+from trixsim.commands.options import Count, backend_options, open_backend
+from trixsim.commands.run import fresh_out
 from trixsim.folders import FolderError, FolderLocked
 
 if TYPE_CHECKING:
@@ -33,11 +34,12 @@ def register(group: click.Group) -> None:
     @click.option("--param", "-p", "param_texts", multiple=True, metavar="NAME=LO:HI",
                   help="A parameter to tune and its bounds; repeat for several "
                        "[default: every int and float parameter, with default bounds].")
-    @click.option("--budget", "-n", type=click.IntRange(min=1), default=None,
+    @click.option("--budget", "-n", type=Count(min=1), default=None,
                   help="Games to play while tuning (8 per deal per iteration; the "
                        "verification's games come on top). Required unless --resume.")
-    @click.option("--out", "-o", type=click.Path(path_type=Path), required=True,
-                  help="The tuning folder to create (or to continue, with --resume).")
+    @click.option("--out", "-o", type=click.Path(path_type=Path), default=None,
+                  help="The tuning folder to create (or to continue, with --resume) "
+                       "[default: a new folder under runs/].")
     @click.option("--against", default=None,
                   help="The opponents (three seats) while tuning and in the final "
                        "verification [default: SPEC as given].")
@@ -50,9 +52,9 @@ def register(group: click.Group) -> None:
     @click.option("--resume", is_flag=True,
                   help="Continue the interrupted tuning in --out (options not given are taken "
                        "from it; those given must match it).")
-    @click.option("--deals-per-iteration", "deals", type=click.IntRange(min=2), default=None,
+    @click.option("--deals-per-iteration", "deals", type=Count(min=2), default=None,
                   help="Deals per SPSA iteration, each played 8 times. [default: 1000]")
-    @click.option("--verify-deals", type=click.IntRange(min=2), default=None,
+    @click.option("--verify-deals", type=Count(min=2), default=None,
                   help="Fresh deals for the final verification (5 games each, 9 with "
                        "--against). [default: 10000]")
     @click.option("--wander", type=click.FloatRange(0, 1, min_open=True), default=None,
@@ -65,7 +67,7 @@ def register(group: click.Group) -> None:
     @backend_options()
     @click.pass_context
     def tune_cmd(ctx: click.Context, spec: str, param_texts: tuple[str, ...],
-                 budget: int | None, out: Path, against: str | None, seed: int,
+                 budget: int | None, out: Path | None, against: str | None, seed: int,
                  workers: int | None, resume: bool, deals: int | None,
                  verify_deals: int | None, wander: float | None, method: str,
                  quiet: bool, scheduler: str | None, backend: str | None) -> None:
@@ -83,8 +85,11 @@ def register(group: click.Group) -> None:
         on fresh duplicate deals, as trixsim compare does; the tuned values are called
         better only when the 95% interval of the difference lies below zero.
 
-        Writes OUT/history.csv, state.json, best.toml (load it as NAME@OUT/best.toml),
-        verdict.json, trajectories.png and gain.png. An interrupted tuning continues with
+        Writes OUT (default: a new folder under runs/) with history.csv, state.json,
+        tuned.toml (the tuned values, load it as NAME@OUT/tuned.toml; copied to best.toml
+        when the verification shows them better), verdict.json, and trajectories.png and
+        gain.png (redrawn as the tuning goes). A tuned value on a bound is flagged. An
+        interrupted tuning continues with
         --resume and gives the same results as an uninterrupted one. With --scheduler the
         games are played on a Dask cluster (same results).
         """
@@ -103,6 +108,8 @@ def register(group: click.Group) -> None:
                     name, lo, hi = lib.parse_bound(text)
                     params[name] = (lo, hi)
             if resume:
+                if out is None:
+                    raise click.UsageError("--resume needs --out, the folder to continue")
                 if not out.exists():
                     raise click.BadParameter(f"{out} does not exist: nothing to resume",
                                              param_hint="--out")
@@ -113,6 +120,7 @@ def register(group: click.Group) -> None:
             else:
                 if budget is None:
                     raise click.UsageError("Missing option '--budget'.")
+                out = out or fresh_out("tune")
                 if out.exists() or out.is_symlink():
                     raise click.UsageError(f"{out} already exists (continue a tuning there "
                                            "with --resume, or choose another --out)")
@@ -136,6 +144,29 @@ def _fmt(values: dict[str, Any]) -> str:
                      for k, v in values.items())
 
 
+LINE = 120
+"""The progress line's width at most: it must not wrap on a terminal of 120 columns."""
+_BAR = 20
+"""Width of the bar itself; with position and time left it takes about 45 columns."""
+
+
+def progress_bar(n: int, done: int) -> Any:
+    """The tuning's progress bar on stderr (label: see ``progress_label``)."""
+    bar = click.progressbar(length=n, label=f"iteration {done}/{n}", file=sys.stderr,
+                            show_pos=True, show_eta=True, width=_BAR)
+    bar.update(done)
+    return bar
+
+
+def progress_label(k: int, total: int, values: dict[str, Any], diff: float) -> str:
+    """``iteration k/total, diff ±x: name=v, ...``, cut so that the whole line (label, bar,
+    position, time left) fits in ``LINE`` columns."""
+    head = f"iteration {k}/{total}, diff {diff:+.1f}: "
+    room = LINE - _BAR - 2 * len(str(total)) - 24 - len(head)  # bar, "  k/n  ", time left
+    text = _fmt(values)
+    return head + (text if len(text) <= room else text[:max(0, room - 1)] + "…")
+
+
 def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: bool,
          where: Backend) -> None:
     """Tune with a progress bar on a terminal; library errors become one-line messages."""
@@ -147,14 +178,11 @@ def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: b
     n = settings.iterations
     done = lib.read_state(out)["iteration"] if resume else 0
     show = sys.stderr.isatty() and not quiet
-    bar = click.progressbar(length=n, label=f"iteration {done}/{n}", file=sys.stderr,
-                            show_pos=True, show_eta=True) if show else None
-    if bar is not None:
-        bar.update(done)
+    bar = progress_bar(n, done) if show else None
 
     def progress(k: int, total: int, values: dict[str, Any], diff: float) -> None:
         if bar is not None:
-            bar.label = f"iteration {k}/{total}: {_fmt(values)[:60]} (diff {diff:+.1f})"
+            bar.label = progress_label(k, total, values, diff)
             bar.update(1)
 
     t0 = time.perf_counter()
@@ -198,7 +226,14 @@ def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: b
             e = v[key]
             click.echo(f"  {what} - {settings.against} = {e['mean']:.1f} "
                        f"[{e['lo']:.1f}, {e['hi']:.1f}]")
+    for n in v.get("on_bound", []):
+        lo, hi = settings.params[n]
+        side = "lower" if abs(result.values[n] - lo) <= abs(result.values[n] - hi) else "upper"
+        click.echo(f"note: {n} = {result.values[n]:g} ended on its {side} bound "
+                   f"({lo:g}:{hi:g}); the best value may lie beyond it: tune again with wider "
+                   f"bounds (--param {n}=LO:HI)")
     name = lib.Tuner(settings).target
-    click.echo(f"written to {out}/ (history.csv, state.json, best.toml, verdict.json, "
-               f"trajectories.png, gain.png); load the tuned strategy as "
-               f"{name}@{out}/best.toml")
+    file = v.get("file", lib.BEST)
+    what = "the tuned strategy" if v["better"] else "the tuned values (not shown better)"
+    click.echo(f"written to {out}/ (history.csv, state.json, {file}, verdict.json, "
+               f"trajectories.png, gain.png); load {what} as {name}@{out}/{file}")

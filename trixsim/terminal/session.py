@@ -28,6 +28,7 @@ from trixsim.terminal.text import (
     Style,
     hand_line,
     layout_line,
+    points_so_far,
     read_card,
     read_contract,
     result_lines,
@@ -58,7 +59,7 @@ Commands (any time it is your turn):
   y / n         when asked whether to declare the K♥
   pass          in trix, only when you have nothing to place (it happens by itself)
   hand          show the table and your hand again
-  score         totals, and the contracts each seat has left
+  score         totals, this contract's points so far, and the contracts left
   last          look at the last trick (at most twice per contract)
   help          this text
   quit          leave the game (you may save it first, to resume with --resume)
@@ -222,6 +223,8 @@ class Session:
         else:
             self.say(f"Tricks won: {n.row([int(x) for x in v.tricks[0]])}"
                      f"   (trick {int(v.trick_no[0]) + 1})")
+            for line in self._so_far():
+                self.say(line)
             cards = [int(c) for c in v.trick_cards[0]]
             if t.turn == self.seat and int(v.trick_n[0]) == 0:
                 self.say("You lead.")
@@ -234,10 +237,29 @@ class Session:
             self.say(f"You hold the {kh}. Declared, it is worth 200 to whoever takes it; "
                      "you lose 50 if someone else does.")
 
+    def _so_far(self) -> list[str]:
+        """The points of the contract being played, so far (trick contracts, once picked)."""
+        t = self.table
+        v = t.view(self.seat)
+        contract, number = int(v.contract[0]), int(v.contract_no[0])
+        if t.decision == PICK or contract == TRIX or contract < 0:
+            return []
+        tricks = [(e.winner, e.cards) for e in t.history_for(self.seat)
+                  if isinstance(e, Trick) and e.contract == number]
+        points, taken = points_so_far(contract, int(v.picker[0]), number // 4 + 1,
+                                      int(v.declared[0]), tricks)
+        line = f"{CONTRACT_NAMES[contract].capitalize()} so far: {self.names.row(points)}"
+        detail = [f"{self.names(s)} {taken[s]}" for s in range(4) if taken[s]]
+        return [line + (f"   (taken: {', '.join(detail)})" if detail else "")]
+
     def score(self) -> None:
-        """Totals and the contracts each seat has not used yet."""
+        """Totals (before this contract), the points of this contract so far, and the
+        contracts each seat has not used yet."""
         v = self.table.view(self.seat)
-        self.say(f"Totals: {self.names.row([int(x) for x in v.totals[0]])}")
+        self.say(f"Totals: {self.names.row([int(x) for x in v.totals[0]])}"
+                 + ("   (before this contract)" if self._so_far() else ""))
+        for line in self._so_far():
+            self.say(line)
         for s in range(4):
             used = int(v.used[0][s])
             left = [name for a, name in enumerate(CONTRACT_NAMES) if not used >> a & 1]

@@ -12,7 +12,18 @@ import os
 import re
 from typing import TextIO
 
-from trixsim.cards import RANKS, SUIT_SYMBOLS, Card, card_name, card_symbol, cards_of, parse_card
+from trixsim.cards import (
+    DIAMONDS,
+    KING_OF_HEARTS,
+    RANKS,
+    RQ,
+    SUIT_SYMBOLS,
+    Card,
+    card_name,
+    card_symbol,
+    cards_of,
+    parse_card,
+)
 from trixsim.games.trix.events import (
     ContractEnd,
     Deal,
@@ -26,7 +37,18 @@ from trixsim.games.trix.events import (
     Trick,
 )
 from trixsim.transcript import result_seats
-from trixsim.types import CONTRACT_NAMES, N_CONTRACTS, TRIX, Contract
+from trixsim.types import (
+    CONTRACT_NAMES,
+    DAMET,
+    DINERI,
+    FARCHA,
+    GENERAL,
+    N_CONTRACTS,
+    PLI,
+    RAY,
+    TRIX,
+    Contract,
+)
 
 _RED, _BOLD, _DIM, _RESET = "\x1b[31m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
 
@@ -140,6 +162,42 @@ def multiplier(pick: int, contract: Contract) -> str:
         return "trix points are never multiplied"
     return "the picker's points count four times" if pick == 7 else \
         "the picker's points count double"
+
+
+def points_so_far(contract: Contract, picker: int, pick: int, declared: int,
+                  tricks: list[tuple[int, tuple[int, ...]]]) -> tuple[list[int], list[str]]:
+    """The points each seat has taken so far in a trick contract, from its completed tricks
+    ((winner, cards) each): what it would score if the contract ended now, the picker's
+    multiplied, without the all-eight rules of the end (docs/rules.md §4-§8); and per seat
+    what it took that counts (diamonds, queens, tricks, the K♥). Farcha's 100 goes to the
+    winner of the last trick, so it shows once that trick is taken."""
+    mult = 4 if pick == 7 else 2
+    points, taken = [0] * 4, [""] * 4
+    for s in range(4):
+        won = [c for w, cards in tricks if w == s for c in cards]
+        n_tricks = sum(1 for w, _ in tricks if w == s)
+        dineri = 10 * sum(1 for c in won if c // 8 == DIAMONDS)
+        damet = 20 * sum(1 for c in won if c % 8 == RQ)
+        pli = 10 * n_tricks
+        farcha = 100 if len(tricks) == 8 and tricks[-1][0] == s else 0
+        ray = (200 if declared >= 0 else 100) if KING_OF_HEARTS in won else 0
+        p = {DINERI: dineri, DAMET: damet, PLI: pli, FARCHA: farcha, RAY: ray}.get(
+            contract, dineri + damet + pli + farcha + ray)
+        points[s] = p * mult if s == picker else p
+        bits = []
+        if contract in (DINERI, GENERAL) and dineri:
+            bits.append(f"{dineri // 10}{SUIT_SYMBOLS[DIAMONDS]}")
+        if contract in (DAMET, GENERAL) and damet:
+            bits.append(f"{damet // 20}Q")
+        if contract in (PLI, GENERAL, FARCHA) and n_tricks:
+            bits.append(f"{n_tricks} trick{'s' if n_tricks > 1 else ''}")
+        if contract in (RAY, GENERAL) and ray:
+            bits.append(card_symbol(KING_OF_HEARTS))
+        taken[s] = " ".join(bits)
+    if declared >= 0 and any(KING_OF_HEARTS in cards for _, cards in tricks) and not any(
+            KING_OF_HEARTS in cards for w, cards in tricks if w == declared):
+        points[declared] -= 50
+    return points, taken
 
 
 def points_table(names: Names, points: tuple[int, ...], totals: tuple[int, ...]) -> list[str]:

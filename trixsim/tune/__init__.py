@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import json
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
@@ -57,6 +58,11 @@ from trixsim.tune.spsa import (
 )
 
 VERIFY_SEED_OFFSET = 1_000_003
+TUNED, BEST = "tuned.toml", "best.toml"
+"""The tuned values' parameter file; best.toml is a copy once the verification shows them
+better than the start (load either as ``NAME@DIR/FILE``)."""
+PLOT_EVERY = 15.0
+"""Seconds between redraws of the plots while a tuning runs."""
 Progress = Callable[[int, int, dict[str, Any], float], None]
 
 
@@ -110,16 +116,20 @@ def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str 
          seed: int = 0, workers: int = 1, deals_per_iteration: int = DEALS_PER_ITERATION,
          verify_deals: int = VERIFY_DEALS, resume: bool = False,
          progress: Progress | None = None, wander: float = WANDER, plots: bool = True,
-         executor: Executor | None = None) -> TuneResult:
+         executor: Executor | None = None, plot_every: float = PLOT_EVERY) -> TuneResult:
     """Tune ``spec``'s parameters ``params`` (name -> (lo, hi); None: every numeric one with
     its default bounds) with SPSA for ``budget`` games into the new folder ``out``, then
     verify the result. With ``resume``, continue the tuning in ``out`` (the arguments must
     be the ones it was started with). ``progress(done, iterations, values, diff)`` is
-    called after every iteration. Games are played over ``workers`` local processes, or
-    over ``executor`` when given (a cluster's); the results are the same either way."""
+    called after every iteration; with ``plots`` the plots are redrawn every ``plot_every``
+    seconds while it runs and at the end. The tuned values are in tuned.toml, and in
+    best.toml too when the verification shows them better than the start. Games are played
+    over ``workers`` local processes, or over ``executor`` when given (a cluster's); the
+    results are the same either way."""
     from trixsim.pool import local_executor, no_interrupts, sigterm_interrupts
 
     out = Path(out)
+    plotted = time.monotonic()
     settings = plan(spec, params, budget, deals_per_iteration, seed, verify_deals, against,
                     wander)
     tuner = Tuner(settings)
@@ -141,24 +151,50 @@ def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str 
                     writer.writerow([repr(row[c]) for c in tuner.columns()])
                     hist.flush()
                     cut("history row written")
-                    write_atomic(out / "best.toml", best_toml(
+                    write_atomic(out / TUNED, best_toml(
                         tuner.target, tuner.all_values(tuner.final_values(theta))))
-                    cut("best.toml written")
+                    cut("tuned.toml written")
                     write_atomic(out / "state.json", json.dumps(state, indent=1) + "\n")
                 cut("iteration written")
                 if progress is not None:
                     progress(k + 1, settings.iterations, tuner.values(theta), row["diff"])
+                if plots and time.monotonic() - plotted >= plot_every:
+                    _plot(out)  # the plots grow as the tuning goes
+                    plotted = time.monotonic()
             values = tuner.final_values(theta)
             verdict = verify(tuner, values, ex)
+            verdict["on_bound"] = on_bound(tuner, values)
+            verdict["file"] = BEST if verdict["better"] else TUNED
+            if not verdict["better"]:
+                verdict["verdict"] += f"; so the tuned values are in {TUNED}, not {BEST}"
             write_atomic(out / "verdict.json", json.dumps(verdict, indent=1) + "\n")
             cut("verdict written")
+            if verdict["better"]:
+                write_atomic(out / BEST, (out / TUNED).read_text(encoding="utf-8"))
+            else:
+                (out / BEST).unlink(missing_ok=True)  # (one trixsim wrote: a tuning folder)
         if plots:
-            from trixsim.tune.plots import plot
-
-            plot(out)
+            _plot(out)
     finally:
         lock.release()
     return TuneResult(out, settings.iterations, values, verdict)
+
+
+def _plot(out: Path) -> None:
+    from trixsim.tune.plots import plot
+
+    plot(out)
+
+
+def on_bound(tuner: Tuner, values: dict[str, Any]) -> list[str]:
+    """The tuned parameters that ended on (within 1% of the range of) one of their bounds:
+    the best value may lie beyond it."""
+    names = []
+    for n, lo, hi in zip(tuner.names, tuner.lo, tuner.hi, strict=True):
+        tol = 0.01 * (hi - lo)
+        if values[n] <= lo + tol or values[n] >= hi - tol:
+            names.append(n)
+    return names
 
 
 def verify(tuner: Tuner, values: dict[str, Any], executor: Executor | None = None
@@ -177,7 +213,8 @@ def verify(tuner: Tuner, values: dict[str, Any], executor: Executor | None = Non
             "better": gain["hi"] < 0, "verdict": play.verdict_text(gain)}
 
 
-__all__ = ["DEALS_PER_ITERATION", "DEFAULT_BOUNDS", "FORMAT", "GAMES_PER_DEAL",
-           "VERIFY_DEALS", "VERIFY_SEED_OFFSET", "WANDER", "Bounds", "Settings", "TuneError",
-           "TuneResult", "Tuner", "check_bounds", "default_bounds", "iterate", "parse_bound",
-           "plan", "read_history", "read_state", "tune", "verify"]
+__all__ = ["BEST", "DEALS_PER_ITERATION", "DEFAULT_BOUNDS", "FORMAT", "GAMES_PER_DEAL",
+           "PLOT_EVERY", "TUNED", "VERIFY_DEALS", "VERIFY_SEED_OFFSET", "WANDER", "Bounds",
+           "Settings", "TuneError", "TuneResult", "Tuner", "check_bounds", "default_bounds",
+           "iterate", "on_bound", "parse_bound", "plan", "read_history", "read_state", "tune",
+           "verify"]

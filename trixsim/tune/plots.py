@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -43,10 +44,22 @@ def plot(out: Path) -> list[Path]:
                  fontsize=10)
     fig.tight_layout()
     paths = [out / "trajectories.png", out / "gain.png"]
-    fig.savefig(paths[0], dpi=100)
+    _save(fig, paths[0])
     plt.close(fig)
     _gain(out, settings, rows, it, paths[1])
     return paths
+
+
+def _save(fig: object, path: Path) -> None:
+    """Save a PNG whole: written beside it, then renamed (the plots are redrawn while a
+    tuning runs, and a viewer must never read half a file)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        fig.savefig(tmp, dpi=100, format="png")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _gain(out: Path, settings: dict, rows: list[dict[str, float]], it: np.ndarray,
@@ -86,5 +99,5 @@ def _gain(out: Path, settings: dict, rows: list[dict[str, float]], it: np.ndarra
     bx.set(xlim=(-0.5, 1.5), xticks=[], ylabel="tuned − start, points per game (95%)")
     bx.grid(alpha=0.3, axis="y")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    _save(fig, path)
     plt.close(fig)

@@ -136,8 +136,11 @@ def plan(spec: str, params: Bounds | None, budget: int, deals: int, seed: int,
                   for n, (lo, hi) in bounds.items()}
     for n, (lo, hi) in bounds.items():
         if not lo <= getattr(start, n) <= hi:
-            raise TuneError(f"the starting value {getattr(start, n)!r} of {n!r} is outside "
-                            f"its bounds {lo:g}:{hi:g}")
+            x = getattr(start, n)
+            raise TuneError(f"the starting value {x!r} of {n!r} is outside its bounds "
+                            f"{lo:g}:{hi:g}: widen them to include it (--param {n}="
+                            f"{min(lo, x):g}:{max(hi, x):g}) or start inside them "
+                            f"({who}:{n}={(lo + hi) / 2:g})")
     if deals < 2 or verify_deals < 2:
         raise TuneError("deals per iteration and verification deals must be at least 2")
     if not 0 < wander <= 1:
