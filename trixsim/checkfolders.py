@@ -2,8 +2,9 @@
 
 A run or comparison folder is audited in full (``trixsim.audit.check_run``). A tournament
 folder: its tournament.json, then every pair's run folder as a run. A tuning folder: its
-state.json, history.csv holding exactly the finished iterations, best.toml loading as the
-tuned strategy, and the verdict when the tuning finished. A report folder holds nothing
+state.json, history.csv holding exactly the finished iterations, tuned.toml (and best.toml
+when the verdict shows the tuned values better) loading as the tuned strategy, and the
+verdict when the tuning finished. A report folder holds nothing
 recorded to re-derive: it is checked for files trixsim does not write there. Every folder
 is also checked for entries trixsim does not write in a folder of its kind.
 """
@@ -78,8 +79,10 @@ def _tournament(path: Path) -> Audit:
 
 
 def _tune(path: Path) -> Audit:
-    """state.json, history.csv, best.toml and verdict.json agree."""
+    """state.json, history.csv, tuned.toml (and best.toml when the verdict names it) and
+    verdict.json agree."""
     from trixsim.loading import StrategyLoadError, load_strategy
+    from trixsim.tune import BEST, TUNED
     from trixsim.tune.files import TuneError, read_state
 
     audit = Audit(path)
@@ -98,18 +101,25 @@ def _tune(path: Path) -> Audit:
                                   f"{done} state.json counts")
     except OSError:
         audit.problems.append("history.csv is missing")
-    if done:
-        try:
-            name = tomllib.loads((path / "best.toml").read_text(encoding="utf-8"))["strategy"]
-            load_strategy(f"{name}@{path / 'best.toml'}")
-        except (OSError, tomllib.TOMLDecodeError, StrategyLoadError, KeyError) as exc:
-            audit.problems.append(f"best.toml does not load: {str(exc)[:120]}")
+    files = [TUNED] if done else []
     verdict = path / "verdict.json"
     if verdict.exists():
         try:
-            json.loads(verdict.read_text(encoding="utf-8"))["tuned_minus_start"]
+            decided = json.loads(verdict.read_text(encoding="utf-8"))
+            decided["tuned_minus_start"]
+            if decided.get("better"):
+                files.append(BEST)
         except (OSError, ValueError, KeyError):
             audit.problems.append("verdict.json is unreadable")
+    for file in files:
+        try:
+            name = tomllib.loads((path / file).read_text(encoding="utf-8"))["strategy"]
+            load_strategy(f"{name}@{path / file}")
+        except (OSError, tomllib.TOMLDecodeError, StrategyLoadError, KeyError) as exc:
+            audit.problems.append(f"{file} does not load: {str(exc)[:120]}")
+    if (path / BEST).exists() and BEST not in files:
+        audit.problems.append(f"{BEST} is there but the verdict does not show the tuned "
+                              "values better")
     elif done >= total:
         audit.notes.append("no verdict yet: the verification did not finish (trixsim tune "
                            "--resume completes it)")
