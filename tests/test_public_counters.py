@@ -104,3 +104,34 @@ def test_a_waiting_seat_sees_no_declaration_question() -> None:
             got = _views(st, seat)
             differ = [k for k in FIELDS if k != "hand" and not np.array_equal(got[k], want[k])]
             assert differ == [], (seat, differ)
+
+
+def test_at_a_table_a_quiet_answer_changes_no_other_seats_view() -> None:
+    """``Table.view`` (what a table shows each player) and ``history_for`` are the same for
+    the other seats before the K♥ question, while it is pending and after a quiet answer."""
+    from trixsim.loading import load_strategy
+    from trixsim.table import Table
+
+    bot = load_strategy("random")
+    table = Table(3)
+    checked = 0
+    while not table.over and checked < 3:
+        before = {s: _table_view(table, s) for s in range(4)}
+        history = {s: len(table.history_for(s)) for s in range(4)}
+        if table.decision == DECLARE:
+            holder = table.turn
+            table.act(0)  # keeps quiet
+            for s in range(4):
+                if s != holder:
+                    after = _table_view(table, s)
+                    assert [k for k in FIELDS if not np.array_equal(before[s][k], after[k])] == []
+                    assert len(table.history_for(s)) == history[s]
+            checked += 1
+            continue
+        table.play_bots({table.turn: bot})
+    assert checked == 3
+
+
+def _table_view(table, seat: int) -> dict[str, np.ndarray]:
+    view = table.view(seat)
+    return {k: np.asarray(getattr(view, k)) for k in FIELDS}
