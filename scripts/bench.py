@@ -37,7 +37,7 @@ from numba import njit
 from trixsim.adapter import RandomOneGameBot, adapt
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.outcomes import OutcomeLog
-from trixsim.games.trix.policy import uniform_action
+from trixsim.games.trix.policy import key_counter, uniform_action
 from trixsim.games.trix.rules import _DEALING, _deal, legal_one, step_one
 from trixsim.games.trix.state import COL, empty
 from trixsim.loading import load_seats
@@ -71,7 +71,8 @@ def scalar_loop(seed: int, first: int, games: int) -> int:
             if S[0, _PHASE] == PLACE and lm == 0:
                 a = PASS
             else:
-                a = uniform_action(lm, hash4(seed, STREAM_STRATEGY, gid, S[0, _PLY]))
+                a = uniform_action(lm, hash4(seed, STREAM_STRATEGY, gid,
+                                                key_counter(S[0, _PLY], S[0, _PHASE])))
             step_one(S, 0, a)
             if S[0, _PHASE] == _DEALING:
                 _deal(S, 0, seed, no_deals)

@@ -48,8 +48,8 @@ GOLDEN: dict[str, tuple[int, str, int]] = {
     "general_declared": (1, f"heuristic:{_H}", 902),
     "reset_1000_then_end": (1, f"heuristic:{_H}", 1897),
     "full_28_forced_trix": (
-        3, f"heuristic-late-trix:{_H},random,heuristic:declare_margin=40,{_H_REST},random", 1929),
-    "forced_trix_wraps": (1, "random", 2434),
+        3, f"heuristic-late-trix:{_H},random,heuristic:declare_margin=40,{_H_REST},random", 1313),
+    "forced_trix_wraps": (1, "random", 141),
 }
 
 JACKS = (3, 11, 19, 27)

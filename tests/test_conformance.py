@@ -57,6 +57,7 @@ class Digest:
         self.picked = np.full(batch, -1, dtype=np.int64)
         self.picker = np.full(batch, -1, dtype=np.int64)
         self.before = np.zeros(batch, dtype=np.int64)
+        self.decisions = np.zeros(batch, dtype=np.int64)
 
     def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
         legal = engine.legal_action_mask(st)
@@ -64,6 +65,7 @@ class Digest:
         n[(st.phase == PLACE) & (legal == 0)] = 1
         live = st.phase != DONE
         self.legal_sum += np.where(live, n, 0)
+        self.decisions += live
         for g in np.flatnonzero(live):
             self.actions[g].update(f"{int(actions[g])},".encode())
         pick = st.phase == PICK
@@ -87,7 +89,7 @@ def game_digests(seed: int, game_ids: list[int]) -> list[dict[str, Any]]:
         "first_picker": int(st.first_picker[g]),
         "contracts": int(st.contract_no[g]),
         "totals": [int(x) for x in st.totals[g]],
-        "decisions": int(st.ply[g]),
+        "decisions": int(d.decisions[g]),
         "legal_sum": int(d.legal_sum[g]),
         "actions_sha256": d.actions[g].hexdigest(),
         "contracts_sha256": d.contracts[g].hexdigest(),

@@ -223,7 +223,7 @@ def _contract(d: dict[str, Any], number: int) -> dict[str, Any]:
 
 
 def _set_trick_card(d: dict[str, Any]) -> None:
-    _contract(d, 13)["tricks"][3]["cards"][3] = "AS"
+    _contract(d, 9)["tricks"][4]["cards"][1] = "AS"
 
 
 def _set_move_card(d: dict[str, Any]) -> None:
@@ -240,29 +240,30 @@ def _swap_hand_cards(d: dict[str, Any]) -> None:
 
 
 def _two_changes(d: dict[str, Any]) -> None:
-    _contract(d, 23)["points"][3] = 80
+    _contract(d, 12)["points"][3] = 90
     _contract(d, 1)["tricks"][7]["leader"] = 0
 
 
 ALTERATIONS: list[tuple[Callable[[dict[str, Any]], None], str]] = [
-    (_set_trick_card, 'contract 13 (ray), trick 4, cards[3] (seat 0): expected "KH", got "AS"'),
+    (_set_trick_card, 'contract 9 (general), trick 5, cards[1] (seat 3): expected "KH", got '
+                      '"AS"'),
     (_set_move_card, 'contract 6 (trix), trix move 9, card: expected null (seat 1 passes), '
                      'got "7H" (seat 1 places 7H)'),
     (_set_move_seat, 'contract 6 (trix), trix move 2, seat: expected 2 (seat 2 places JC), '
                      'got 3 (seat 3 places JC)'),
-    (lambda d: _contract(d, 13).update(ray_declared=False),
-     "contract 13 (ray), ray_declared: expected true, got false"),
-    (lambda d: _contract(d, 13).update(ray_declared=1),
-     "contract 13 (ray), ray_declared: expected true, got 1"),
-    (lambda d: _contract(d, 23)["points"].__setitem__(3, 80),
-     "contract 23 (dineri), points: expected [0, 0, 20, 70], got [0, 0, 20, 80]"),
+    (lambda d: _contract(d, 9).update(ray_declared=False),
+     "contract 9 (general), ray_declared: expected true, got false"),
+    (lambda d: _contract(d, 9).update(ray_declared=1),
+     "contract 9 (general), ray_declared: expected true, got 1"),
+    (lambda d: _contract(d, 12)["points"].__setitem__(3, 90),
+     "contract 12 (dineri), points: expected [40, 0, 0, 80], got [40, 0, 0, 90]"),
     (_swap_hand_cards, 'contract 1 (farcha), hands[0][0]: expected "8H", got "JH"'),
-    (lambda d: _contract(d, 23)["tricks"].append({"leader": 3, "cards": ["AH"] * 4}),
-     "contract 23 (dineri), tricks: expected 6 tricks, got 7 (trick 7 is extra)"),
+    (lambda d: _contract(d, 12)["tricks"].append({"leader": 3, "cards": ["AH"] * 4}),
+     "contract 12 (dineri), tricks: expected 8 tricks, got 9 (trick 9 is extra)"),
     (lambda d: _contract(d, 6)["moves"].pop(),
      "contract 6 (trix), trix moves: expected 30 trix moves, got 29 (trix move 30 is missing)"),
     (lambda d: d["contracts"].pop(),
-     "contracts: expected 23 contracts, got 22 (contract 23 (dineri) is missing)"),
+     "contracts: expected 12 contracts, got 11 (contract 12 (dineri) is missing)"),
     (lambda d: _contract(d, 6).pop("moves"),
      'contract 6 (trix), moves: expected [[1, "JD"], [2, "JC"], [3, "QD"], [0, "QC"], '
      '[1, "JS"], [2, "9S"], [3, "KD"], [0, "QS"], [1, null], [2, "9C"], [3, "JH"], '
@@ -479,26 +480,45 @@ def resets(rec: GameRecord) -> list[tuple[int, int]]:
 
 
 def test_docs_example_shows_what_the_docs_say() -> None:
-    """The game docs/rules.md (§7, §9) and docs/record-format.md describe."""
+    """The game docs/record-format.md shows (and docs/rules.md §9 takes its trix from)."""
     rec = golden("docs_example")
     assert (rec.seed, rec.game_id, rec.strategies) == (5, 0, ["random"] * 4)
-    c = contract(rec, 13, "ray")  # the picker declares, another seat takes K♥
-    assert (c.picker, king_holder(c), c.ray_declared, king_taker(c)) == (0, 0, True, 3)
-    assert c.points == [-50, 0, 0, 200]
-    c = contract(rec, 11, "ray")  # the picker declares and takes its own K♥: 200 doubled
-    assert (c.picker, king_holder(c), c.ray_declared, king_taker(c)) == (2, 2, True, 2)
-    assert c.points == [0, 0, 400, 0]
+    c = contract(rec, 1, "farcha")
+    assert c.points == [200, 0, 0, 0] and not c.ray_declared
     c = contract(rec, 6, "trix")
     assert c.moves is not None and c.moves[0] == (1, parse_card("JD")) and c.moves[8] == (1, None)
     assert (3, "AS", "AH") in ace_extra_turns(c) and c.points == [-50, 0, 0, -100]
-    c = contract(rec, 21, "trix")  # forced on seat 0 (no jack) at pick 6; seat 1 starts
-    assert (c.picker, c.pick, jack_seats(c)[0], c.moves and c.moves[0][0]) == (0, 6, 1, 1)
-    assert len(rec.contracts) == 23 and rec.final_totals == [900, 510, 750, 1060]
-    assert (rec.winners, rec.losers) == ([1], [3])
+    c = contract(rec, 9, "general")  # seat 3 declares; the picker takes K♥ with 10♥
+    assert (c.picker, king_holder(c), c.ray_declared, king_taker(c)) == (0, 3, True, 0)
+    assert c.points == [880, 60, 30, -40] and len(c.tricks or []) == 8
+    c = contract(rec, 12, "dineri")
+    assert c.picker == 3 and c.points == [40, 0, 0, 80]
+    assert len(rec.contracts) == 12 and rec.final_totals == [1010, 170, 220, 400]
+    assert (rec.winners, rec.losers) == ([1], [0])
     doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text("utf-8")
     shown = next(ln for ln in doc.splitlines() if ln.startswith('{"format":'))
     assert shown.endswith("…") and stored_line("docs_example").startswith(shown[:-1])
     assert f"takes {len(stored_line('docs_example').encode()):,} bytes" in doc
+
+
+def test_the_declaration_examples_of_the_rules() -> None:
+    """docs/rules.md §7: game 0 of seed 1396, four random seats, played again."""
+    import io
+
+    from trixsim.commands.record import record_games
+    from trixsim.loading import load_seats
+
+    buf = io.StringIO()
+    record_games(buf, load_seats("random,random,random,random"), 1396, 0, 1)
+    rec = parse_record(buf.getvalue())
+    c = contract(rec, 7, "ray")  # the picker declares, another seat takes K♥
+    assert (c.picker, c.pick, king_holder(c), c.ray_declared, king_taker(c)) == (1, 2, 1, True, 2)
+    assert c.points == [0, -50, 200, 0] and trick_winners(c)[5] == 2
+    c = contract(rec, 1, "ray")  # the picker declares and takes its own K♥: 200 doubled
+    assert (c.picker, c.pick, king_holder(c), c.ray_declared, king_taker(c)) == (3, 1, 3, True, 3)
+    assert c.points == [0, 0, 0, 400] and (c.tricks or [])[5][1][0] == parse_card("KH")
+    doc = (Path(__file__).parent.parent / "docs" / "rules.md").read_text("utf-8")
+    assert "--seed 1396 --strategies random,random,random,random" in doc
 
 
 def test_general_declared() -> None:
@@ -533,33 +553,36 @@ def test_reset_1000_then_end() -> None:
 
 
 def test_full_28_forced_trix() -> None:
-    """All 28 contracts; a forced trix that wraps past three seats; aces' extra turns."""
+    """All 28 contracts; a forced trix that wraps past two seats; aces' extra turns."""
     rec = golden("full_28_forced_trix")
     assert len(rec.contracts) == 28 and max(rec.final_totals) <= 1000
     for seat in range(4):  # each seat chose each of its seven contracts once
         assert sorted(c.contract for c in rec.contracts if c.picker == seat) == list(range(7))
-    c = contract(rec, 22, "trix")
-    assert (c.picker, c.pick, jack_seats(c)) == (3, 6, [2])
+    c = contract(rec, 24, "trix")  # forced on seat 0; seats 0 and 1 hold no jack
+    assert (c.picker, c.pick, jack_seats(c)) == (0, 6, [2])
     assert c.moves is not None and c.moves[0] == (2, parse_card("JD"))
-    assert ace_extra_turns(c) == [(1, "AD", "8S"), (3, "AS", "pass"), (3, "AC", "pass")]
-    c = contract(rec, 12, "ray")  # the declared king's +200 lands seat 3 on 1000
-    assert (king_holder(c), c.ray_declared, king_taker(c)) == (0, True, 3)
-    assert c.points == [-50, 0, 0, 200] and c.totals[3] == 0
-    assert resets(rec) == [(12, 3), (15, 1)]
+    assert ace_extra_turns(c) == [(3, "AD", "pass"), (0, "AS", "pass")]
+    c = contract(rec, 10, "general")  # seat 0's declared king goes to seat 3
+    assert (c.picker, king_holder(c), c.ray_declared, king_taker(c)) == (2, 0, True, 3)
+    assert c.totals[1] == 0  # and seat 1 lands on exactly 1000
+    c = contract(rec, 22, "ray")
+    assert (king_holder(c), c.ray_declared, king_taker(c)) == (0, True, 1)
+    assert c.points == [-50, 200, 0, 0]
+    assert resets(rec) == [(10, 1), (17, 1)]
     assert "heuristic:declare_margin=40," + H_REST in rec.strategies
 
 
 def test_forced_trix_wraps() -> None:
     """Forced trix where the starter is found by going round past seat 3 to seat 0."""
     rec = golden("forced_trix_wraps")
-    c = contract(rec, 24, "trix")  # picker 2 and seat 3 hold no jack: seat 0 starts
+    c = contract(rec, 22, "trix")  # picker 2 and seat 3 hold no jack: seat 0 starts
     assert (c.picker, c.pick, jack_seats(c)) == (2, 6, [0, 1])
-    assert c.moves is not None and c.moves[0] == (0, parse_card("JS"))
-    assert ace_extra_turns(c)[:2] == [(0, "AS", "AH"), (0, "AH", "pass")]
-    c = contract(rec, 21, "trix")  # picker 3 and seat 0 hold no jack: seat 1 starts
-    assert (c.picker, c.pick, jack_seats(c)) == (3, 6, [1, 2])
-    assert c.moves is not None and c.moves[0][0] == 1
-    assert len(rec.contracts) == 25 and rec.final_totals[3] > 1000
+    assert c.moves is not None and c.moves[0] == (0, parse_card("JH"))
+    assert ace_extra_turns(c)[:2] == [(2, "AD", "AH"), (2, "AH", "pass")]
+    c = contract(rec, 23, "trix")  # forced on seat 3, which holds no jack: seat 0 starts
+    assert (c.picker, c.pick, jack_seats(c)) == (3, 6, [0, 1, 2])
+    assert c.moves is not None and c.moves[0][0] == 0
+    assert len(rec.contracts) == 26 and rec.final_totals[1] > 1000
 
 
 # --- forced trix: who starts, built by hand -----------------------------------------------

@@ -164,8 +164,9 @@ def test_illegal_input_gets_the_reason_and_a_new_prompt() -> None:
 
 
 def test_picks_the_rules_refuse_get_the_reason() -> None:
-    """A used contract is refused; on pick 6 with trix unused, trix is the only choice."""
-    table = Table(21, game_id=0)
+    """A used contract is refused; on pick 6 with trix unused, trix is the only choice
+    (seed 2: the random seats leave the game going until the person's pick 6)."""
+    table = Table(2, game_id=0)
     printed: list[str] = []
     session = Session(table, 0, {s: load_strategy("random") for s in (1, 2, 3)},
                       ["human", "random", "random", "random"], printed.append)

@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -390,7 +389,9 @@ def test_a_strategy_that_changes_its_total_stops_the_run(tmp_path: Path) -> None
 
 def test_honest_games_pass_the_audit() -> None:
     st = play_batch(load_seats("heuristic,random,heuristic,random"), 5, range(200))
-    assert (np.abs(st.totals) < 2000).all()
+    # every game ended by the rules (a total above 1000 or 28 contracts); a total may
+    # end far above 1000 (seat 1 of game 28 reaches 2290 on a pick-7 general, x4)
+    assert ((st.totals.max(axis=1) > 1000) | (st.contract_no == 28)).all()
 
 
 def test_run_api_still_plays_whole_runs(tmp_path: Path) -> None:

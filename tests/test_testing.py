@@ -3,16 +3,28 @@ deliberately broken strategy (or engine call) fails it with a message naming wha
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
+from numba import njit
 
 from trixsim.adapter import adapt
-from trixsim.cards import choose_uniform, highest_card, lowest_card
-from trixsim.games.trix import IllegalActionError, Observation
+from trixsim.cards import KING_OF_HEARTS, choose_uniform, highest_card, lowest_card
+from trixsim.games.trix import GameState, IllegalActionError, Observation
+from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
+from trixsim.games.trix.state import COL
 from trixsim.loading import bundled
 from trixsim.strategy import Param, Strategy
-from trixsim.testing import ConformanceError, check_game_engine, check_strategy
+from trixsim.testing import (
+    ConformanceError,
+    check_fair_play,
+    check_game_engine,
+    check_strategy,
+    fairness,
+)
 from trixsim.testing import engine as engine_check
+from trixsim.types import GENERAL, PLAY, RAY
 
 GAMES = 12
 """Enough games for every decision to come up (most broken bots fail at once anyway)."""
@@ -310,3 +322,160 @@ def test_a_game_whose_reasons_disagree_with_its_masks_fails() -> None:
     with pytest.raises(AssertionError, match=r"check_game\('trix'\) failed the why_illegal "
                                              r"check: game \d+, action 0: the mask says illegal"):
         check_game(Lenient(), games=4)
+
+
+# ---------------------------------------------------------------- fair play
+
+_H, _PB, _SEAT = COL["hands"], COL["played_by"], C["seat"]
+
+
+def _quiet_counting_observe(real):
+    """``observe`` as the engine once made it: ``ply`` also counting a K♥ holder's quiet
+    answer, which the other seats never see (their observation then tells whether the
+    silent holder has had its turn)."""
+    def leaky(st, idx, legal, fields=None, viewer=None):
+        obs = real(st, idx, legal, fields, viewer)
+        if "ply" not in obs:
+            return obs
+        rows = st.data[np.asarray(idx)]
+        held = rows[:, _H:_H + 4] | rows[:, _PB:_PB + 4]
+        holder = ((held >> KING_OF_HEARTS) & 1).argmax(axis=1)
+        n = np.arange(len(rows))
+        asked = (rows[:, _PB:_PB + 4][n, holder] != 0) | (
+            (rows[:, COL["turn"]] == holder) & (rows[:, COL["phase"]] == PLAY))
+        quiet = (np.isin(rows[:, COL["contract"]], (RAY, GENERAL))
+                 & (rows[:, COL["declared"]] < 0) & asked)
+        fields = {k: np.array(v) for k, v in obs._f.items()}
+        fields["ply"] = fields["ply"] + quiet
+        return Observation(fields)
+    return leaky
+
+
+@pytest.fixture
+def quiet_counting_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine with the old, leaking ``ply`` (for the strategies and for the kit)."""
+    import trixsim.games.trix.game as game_module
+
+    monkeypatch.setattr(game_module, "observe", _quiet_counting_observe(game_module.observe))
+    monkeypatch.setattr(fairness, "observe", _quiet_counting_observe(fairness.observe))
+
+
+class PlyParity(Strategy):
+    """Plays its lowest or highest card by the parity of ``ply``: fair with a public
+    ``ply``, a reader of hidden cards where ``ply`` counts a quiet K♥ question."""
+
+    name = "ply-parity"
+    observes = frozenset({"legal", "key", "ply"})
+
+    def play(self, obs: Observation) -> np.ndarray:
+        return np.where(obs.ply % 2 == 0, lowest_card(obs.legal), highest_card(obs.legal))
+
+
+class Lowest(Strategy):
+    """Always its lowest legal action: reads nothing but ``legal``."""
+
+    name = "lowest"
+    observes = frozenset({"legal"})
+
+    def pick(self, obs: Observation) -> np.ndarray:
+        return lowest_card(obs.legal)
+
+    def declare(self, obs: Observation) -> np.ndarray:
+        return lowest_card(obs.legal)
+
+    def play(self, obs: Observation) -> np.ndarray:
+        return lowest_card(obs.legal)
+
+    def place(self, obs: Observation) -> np.ndarray:
+        return lowest_card(obs.legal)
+
+
+class FrameWalker(Strategy):
+    """A methods-only bot that walks up the interpreter's frames to the game state and
+    plays a heart whenever the next seat holds hearts: it sees the hidden cards."""
+
+    name = "frame-walker"
+    observes = frozenset({"legal", "seat", "key"})
+
+    def play(self, obs: Observation) -> np.ndarray:
+        frame = sys._getframe(1)
+        while frame is not None:
+            st, idx = frame.f_locals.get("state"), frame.f_locals.get("idx")
+            if isinstance(st, GameState) and idx is not None:
+                nxt = st.hands[np.asarray(idx), (obs.seat + 1) % 4].astype(np.int64)
+                hearts = obs.legal & np.where(nxt & 0xFF, 0xFF, 0)
+                return np.where(hearts != 0, lowest_card(hearts | (hearts == 0)),
+                                choose_uniform(obs.legal, obs.key))
+            frame = frame.f_back
+        return choose_uniform(obs.legal, obs.key)
+
+
+def test_public_ply_parity_is_fair() -> None:
+    check_fair_play(PlyParity())
+
+
+def test_a_strategy_reading_a_leaking_ply_parity_is_caught(quiet_counting_engine) -> None:
+    with pytest.raises(AssertionError, match=r"check_fair_play\('ply-parity'\) failed the "
+                                             r"hidden cards check: game \d+ \(seed 0\), "
+                                             r"decision 'play' at ply \d+ \(seat \d\): its "
+                                             r"methods answered .* in a deal of the hidden "
+                                             r"cards with the same public history .*; the "
+                                             r"observation itself changed in field\(s\) 'ply'"):
+        check_fair_play(PlyParity())
+
+
+def test_an_engine_leaking_through_ply_fails_even_a_blind_strategy(
+        quiet_counting_engine) -> None:
+    with pytest.raises(AssertionError, match=r"failed the public observation check: .* field "
+                                             r"'ply' of the deciding seat's observation "
+                                             r"changed in a deal of the hidden cards"):
+        check_fair_play(Lowest())
+
+
+@njit(POLICY_SIG)  # not cached: numba would not notice a change of what it inlines
+def _peeking(row: int, legal: int, hand: int, subkey: int, params: int, n: int) -> int:
+    s = state_row(row)
+    peek = s[_H + (s[_SEAT] + 1) % 4]  # the next seat's hidden hand
+    if legal & peek:
+        return uniform_action(legal & peek, policy_key(s, subkey))
+    return uniform_action(legal, policy_key(s, subkey))
+
+
+class Peeker(Strategy):
+    """Random in its methods, but its compiled policy reads the next seat's hand."""
+
+    name = "peeker"
+    policy = _peeking
+
+
+def test_a_compiled_policy_reading_the_redealt_cards_is_caught() -> None:
+    with pytest.raises(AssertionError, match=r"failed the hidden cards check: .* its compiled "
+                                             r"policy answered .* in a deal of the hidden "
+                                             r"cards with the same public history"):
+        check_fair_play(Peeker())
+
+
+def test_a_methods_only_bot_walking_frames_to_the_hidden_cards_is_caught() -> None:
+    with pytest.raises(AssertionError, match=r"check_strategy\('frame-walker'\) failed the "
+                                             r"hidden cards check: .* its methods answered .* "
+                                             r"in a deal of the hidden cards with the same "
+                                             r"public history"):
+        check_strategy(FrameWalker, games=GAMES)
+
+
+def test_an_engine_whose_ply_counts_a_quiet_holder_fails_the_public_history_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine check's re-deals catch the old ``ply`` (the in-row shuffle of the
+    scrubbed-observations check could not: it leaves ``ply`` alone)."""
+    from trixsim.sim import play_batch
+    from trixsim.testing.redeal import History
+
+    monkeypatch.setattr(engine_check, "observe", _quiet_counting_observe(engine_check.observe))
+    hist = History(4)
+    play_batch([Strategy()] * 4, 0, range(4), observer=hist)
+    with pytest.raises(AssertionError, match=r"failed the public history check: field 'ply' "
+                                             r"of the observation of (the seat to act|waiting "
+                                             r"seat \d) changed when the cards hidden from it "
+                                             r"were dealt anew consistently with the public "
+                                             r"history"):
+        engine_check._check_public_history("check_game_engine()", hist, 0)

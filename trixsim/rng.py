@@ -1,7 +1,8 @@
 """Counter-based randomness: every random draw is a pure function of its coordinates.
 
 A deal depends only on (run seed, game index, contract number), and a strategy's draw only
-on (run seed, game index, decision number), so results do not depend on batch size,
+on (run seed, game index, decision number: the public ``ply``, tagged on the K♥ question;
+see ``trixsim.games.trix.policy.key_counter``), so results do not depend on batch size,
 worker count or chunking, and two strategies compared on one seed get the same deals.
 The mixer is SplitMix64's finaliser.
 """

@@ -8,8 +8,11 @@ the other games in it), changes to the observation, reads of undeclared observat
 malformed ``params``. ``check_game_engine`` plays random games through the engine's public
 calls and checks its contract with every driver (legal masks, refusal of illegal actions,
 determinism, hidden cards kept out of observations, totals). ``check_policy`` (part of
-``check_strategy``) plays a strategy's compiled policy against its methods and checks that
-it does not read the other seats' cards.
+``check_strategy``) plays a strategy's compiled policy against its methods.
+``check_fair_play`` (part of both) re-deals the hidden cards of many decisions consistently
+with the public history (played cards, shown voids, a declared K♥, trix passes), replays
+the contract through the rules to the same decision, and fails if the deciding seat's
+observation or the strategy's answer (methods or compiled policy) changes.
 
 Use it from a plug-in's own tests::
 
@@ -38,9 +41,10 @@ from __future__ import annotations
 
 from trixsim.testing._common import ConformanceError
 from trixsim.testing.engine import check_game_engine
+from trixsim.testing.fairness import check_fair_play
 from trixsim.testing.game import check_game
 from trixsim.testing.policy import check_policy
 from trixsim.testing.strategy import check_strategy
 
-__all__ = ["ConformanceError", "check_game", "check_game_engine", "check_policy",
-           "check_strategy"]
+__all__ = ["ConformanceError", "check_fair_play", "check_game", "check_game_engine",
+           "check_policy", "check_strategy"]

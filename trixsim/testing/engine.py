@@ -19,10 +19,12 @@ from trixsim.games.trix import (
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.observation import FIELDS
 from trixsim.games.trix.rules import add_points
+from trixsim.games.trix.state import COL
 from trixsim.testing._common import (
     _action_text,
     _fail,
 )
+from trixsim.testing.redeal import History, pairs
 from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 
 # ====================================================================== check_game_engine
@@ -144,6 +146,11 @@ def check_game_engine(games: int = 100, seed: int = 0) -> None:
     - observations are scrubbed: states that differ only in cards the observing seat cannot
       see (other seats' hands; the run seed, except through ``key``) give identical
       observations, for the seat to act and for a waiting seat;
+    - ``public history``: so do states reached by the same public history (picks, cards,
+      trix passes, K♥ declarations) from deals that differ only in the cards hidden from
+      the observing seat (re-dealt consistently with what was shown and replayed through
+      the rules; ``trixsim.testing.redeal``), in a few of the games: no field, ``ply`` and
+      ``key`` included, tells another seat what it did not see (a K♥ holder keeping quiet);
     - the totals are, after every contract, the previous totals plus its points with the
       1000 rule (``trixsim.games.trix.rules.add_points``); games end when a total passes 1000
       or after 28 contracts, and never before.
@@ -163,6 +170,7 @@ def check_game_engine(games: int = 100, seed: int = 0) -> None:
     account = _scores(st)[2].copy()
     counted = _scores(st)[0].copy()
     returned: np.ndarray | None = None
+    hist = History(min(games, _HISTORY_GAMES))
     for _ in range(100_000):
         decision, turn, gid, ply = _to_act(st)
         live = decision != DONE
@@ -182,6 +190,7 @@ def check_game_engine(games: int = 100, seed: int = 0) -> None:
         _check_every_legal_accepted(who, st, legal, actions, where)
         _check_illegal_refused(who, st, decision, legal, actions, rng, where)
         _check_scrubbed(who, st, decision, turn, legal, rng, where)
+        hist.before_step(st, actions, legal)
         returned = _apply(st, actions)
         history.append(actions)
         prints.append(_fingerprint(_snapshot(st), weights))
@@ -191,6 +200,38 @@ def check_game_engine(games: int = 100, seed: int = 0) -> None:
         raise _fail(who, "termination", "games did not finish within 100,000 steps")
     _check_end(who, st, seed)
     _check_replay(who, seed, ids, history, prints, weights)
+    _check_public_history(who, hist, seed)
+
+
+_HISTORY_GAMES = 6
+"""Games whose decisions ``_check_public_history`` re-deals."""
+
+
+def _check_public_history(who: str, hist: History, seed: int) -> None:
+    """Same public history, same observation: for the seat to act and each waiting seat."""
+    decisions = hist.decisions()
+    for shift in range(4):
+        a, b, viewers = pairs(decisions, np.random.default_rng(seed + shift), 150, shift)
+        if not len(a):
+            continue
+        sa, sb = GameState(a, Chance(seed)), GameState(b, Chance(seed))
+        idx = np.arange(len(a))
+        oa = _observation(sa, idx, _legal(sa), viewers)
+        ob = _observation(sb, idx, _legal(sb), viewers)
+        for k in FIELDS:
+            diff = (oa[k] != ob[k]).reshape(len(idx), -1).any(axis=1)
+            if diff.any():
+                i = int(np.flatnonzero(diff)[0])
+                seen = "the seat to act" if shift == 0 else f"waiting seat {int(viewers[i])}"
+                raise _fail(who, "public history",
+                            f"field {k!r} of the observation of {seen} changed when the "
+                            f"cards hidden from it were dealt anew consistently with the "
+                            f"public history and the contract replayed to the same "
+                            f"decision, in game {int(a[i, COL['game_id']])} at ply "
+                            f"{int(a[i, COL['ply']])} (decision "
+                            f"{DECISION_NAMES[int(a[i, COL['phase']])]!r}, seat "
+                            f"{int(a[i, COL['turn']])}, seed {seed}): it reveals hidden "
+                            f"information")
 
 
 def _check_masks(who: str, decision: np.ndarray, legal: np.ndarray,

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from trixsim.games.trix import GameState, legal_action_mask
+from trixsim.games.trix import GameState
 from trixsim.games.trix.events import decode
-from trixsim.games.trix.fast import call_policy
-from trixsim.games.trix.observation import strategy_subkey
-from trixsim.games.trix.state import COL
 from trixsim.loading import bundled
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
-from trixsim.testing._common import _action_text, _fail
-from trixsim.types import DECISION_NAMES, DONE, PLACE
-
-_HANDS = COL["hands"]
-_PEEK_GAMES = 40
-"""Games whose decisions are re-asked with the other hands shuffled."""
+from trixsim.testing._common import _fail
+from trixsim.testing.fairness import FAIR_GAMES, check_fair_play
 
 
 class _Events:
@@ -57,13 +50,22 @@ def check_policy(strategy: Strategy, games: int = 200, seed: int = 0,
     - ``compiled policy agreement``: with the strategy in all four seats and in each seat
       against three ``random`` seats, games played on the compiled path have the same
       events (so the same decisions, contracts and totals) as on the stepwise path;
-    - ``hidden cards``: each decision of the policy in ``_PEEK_GAMES`` games is asked
-      again with the other three seats' cards dealt among them differently (same
-      counts); the answer must not change.
+    - ``hidden cards`` and ``public observation`` (``check_fair_play``): decisions asked
+      again with the hidden cards dealt anew consistently with the public history get
+      the same answers, from the policy and from the methods.
 
     Raises an AssertionError naming the check, the game and the decision.
     """
     who = who or f"check_policy({strategy.label!r})"
+    if strategy.compiled() is None:
+        return
+    check_agreement(strategy, games, seed, who)
+    check_fair_play(strategy, min(games, FAIR_GAMES), seed, who)
+
+
+def check_agreement(strategy: Strategy, games: int, seed: int, who: str) -> None:
+    """The ``compiled policy agreement`` check of ``check_policy`` (nothing without a
+    compiled policy)."""
     if strategy.compiled() is None:
         return
     rnd = bundled()["random"]()
@@ -90,45 +92,3 @@ def check_policy(strategy: Strategy, games: int = 200, seed: int = 0,
                             f"are asked",
                             "The policy must answer every decision as the methods do; a "
                             "subclass that overrides a method must set `policy` again")
-    _check_hidden(strategy, who, seed)
-
-
-def _check_hidden(strategy: Strategy, who: str, seed: int) -> None:
-    """Re-ask every decision of a few games with the other hands shuffled."""
-    policy, params = strategy.compiled()  # type: ignore[misc]
-    subkey = strategy_subkey(seed)
-    rng = np.random.default_rng(seed)
-    seen: list[np.ndarray] = []
-
-    class Snap:
-        def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
-            seen.append(st.data.copy())
-
-    play_batch([strategy] * 4, seed, range(_PEEK_GAMES), observer=Snap(), path="stepwise")
-    for S in seen:
-        st = GameState(S)
-        legal = legal_action_mask(st)
-        for g in range(st.batch_size):
-            ph, t = int(st.phase[g]), int(st.turn[g])
-            if ph == DONE or (ph == PLACE and legal[g] == 0):
-                continue
-            want = call_policy(policy, S, g, int(legal[g]), subkey, params)
-            other = [s for s in range(4) if s != t]
-            cards = [c for s in other for c in range(32) if (int(S[g, _HANDS + s]) >> c) & 1]
-            rng.shuffle(cards)
-            T = S.copy()
-            k = 0
-            for s in other:
-                n = bin(int(S[g, _HANDS + s])).count("1")
-                T[g, _HANDS + s] = sum(1 << c for c in cards[k:k + n])
-                k += n
-            got = call_policy(policy, T, g, int(legal[g]), subkey, params)
-            if got != want:
-                raise _fail(who, "hidden cards",
-                            f"game {int(S[g, COL['game_id']])}, decision "
-                            f"{DECISION_NAMES[ph]!r} at ply {int(S[g, COL['ply']])} (seat "
-                            f"{t}): the compiled policy answered {_action_text(ph, want)}, "
-                            f"and {_action_text(ph, got)} once the other seats' cards were "
-                            f"dealt among them differently",
-                            "A policy may read only the public columns of the state row "
-                            "(trixsim.games.trix.policy.C) and its own hand")

@@ -28,7 +28,8 @@ from trixsim.testing._common import (
     _fail,
     _ids_text,
 )
-from trixsim.testing.policy import check_policy
+from trixsim.testing.fairness import FAIR_GAMES, check_fair_play
+from trixsim.testing.policy import check_agreement
 from trixsim.types import DECISION_NAMES, DECLARE, PICK, PLACE, PLAY
 
 # ====================================================================== check_strategy
@@ -354,8 +355,10 @@ def check_strategy(strategy_or_spec: Strategy | type[Strategy] | str, games: int
     - ``determinism``: the same games played again give the same answers and totals;
     - ``batch independence``: the same games in shuffled order, in batches of 7 and one
       per batch give each game the same answers and totals;
-    - if it offers a compiled policy: ``compiled policy agreement`` and ``hidden cards``
-      (see ``check_policy``).
+    - if it offers a compiled policy: ``compiled policy agreement`` (see ``check_policy``);
+    - ``hidden cards`` and ``public observation`` (see ``check_fair_play``): decisions
+      asked again after the hidden cards were dealt anew consistently with the public
+      history get the same answers, from the methods and from any compiled policy.
 
     The same instance is used throughout, as a run reuses it from batch to batch.
     """
@@ -400,4 +403,5 @@ def check_strategy(strategy_or_spec: Strategy | type[Strategy] | str, games: int
         whole = GameState(np.concatenate([st.data for st in states]))
         _compare(log, "batch independence", seed, first, f"one batch of {games}",
                  (merged, whole), f"batches of {size}", subset)
-    check_policy(strategy, games, seed, who)
+    check_agreement(strategy, games, seed, who)
+    check_fair_play(strategy, min(games, FAIR_GAMES), seed, who)

@@ -147,7 +147,7 @@ def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.nda
             if ph == PLACE and lm == 0:
                 a = PASS
             elif builtin[t]:
-                a = uniform_action(lm, decision_key(S[g, GAME_ID], S[g, _PLY], subkey))
+                a = uniform_action(lm, decision_key(S[g, GAME_ID], S[g, _PLY], ph, subkey))
             else:
                 a = policies[t](S.ctypes.data + 8 * g * width, lm, S[g, _HANDS + t], subkey,
                                 params.ctypes.data + 8 * t * n_params, n_params)

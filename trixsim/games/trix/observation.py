@@ -15,7 +15,9 @@ import numpy as np
 from numba import njit
 
 from trixsim import rng
+from trixsim.games.trix.policy import DECLARE_TAG
 from trixsim.games.trix.state import COL, WIDTH, GameState
+from trixsim.types import DECLARE, PLAY
 
 _H = COL["hands"]
 
@@ -43,7 +45,8 @@ _PUBLIC: dict[str, tuple[int, int, str]] = {
     "last_winner": (COL["last_winner"], 1, "winner of the last completed trick, -1 none"),
     "declared": (COL["declared"], 1, "seat that declared the king of hearts, -1 none"),
     "out_first": (COL["out_first"], 1, "trix: first seat out, -1 none"),
-    "ply": (COL["ply"], 1, "decisions taken so far in the game"),
+    "ply": (COL["ply"], 1, "public actions so far in the game: picks, cards, trix passes "
+                           "and K♥ declarations (a holder keeping quiet is not counted)"),
     "voids": (COL["voids"], 1, "bit seat*4 + suit: the seat showed out of that suit this "
                                "contract (see shown_voids)"),
     "trick_log": (COL["trick_log"], 8, "(n, 8): completed tricks this contract, packed "
@@ -164,17 +167,21 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
 
     ``fields`` limits it to those fields (``legal`` is always there); None means all.
     ``viewer`` asks for other seats' views instead (a table showing a waiting player
-    their hand): ``seat`` and ``hand`` are then the viewer's, and ``legal`` is empty
-    wherever the viewer is not the seat to act.
+    their hand): ``seat`` and ``hand`` are then the viewer's, ``legal`` is empty
+    wherever the viewer is not the seat to act, and a K♥ holder's declaration question
+    shows as ``decision`` PLAY (whether the seat to act holds the K♥ is hidden).
     """
     data = st.data
     legal = np.asarray(legal, dtype=np.int64)
     seats = data[idx, COL["turn"]]
+    phase = data[idx, COL["phase"]]
     if viewer is not None:
         viewer = np.broadcast_to(np.asarray(viewer, dtype=np.int64), seats.shape)
         if ((viewer < 0) | (viewer > 3)).any():
             raise ValueError("viewer seats must be 0-3")
-        legal = np.where(viewer == seats, legal, 0)
+        waiting = viewer != seats
+        legal = np.where(waiting, 0, legal)
+        phase = np.where(waiting & (phase == DECLARE), PLAY, phase)
         seats = viewer.copy()
     out: dict[str, np.ndarray] = {"legal": legal}
     want = FIELDS if fields is None else fields
@@ -206,14 +213,18 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
         out["hand"] = hands[np.arange(len(idx)), seats].copy()
     if "hand_sizes" in want:
         out["hand_sizes"] = np.bitwise_count(hands)
-    if "key" in want:
+    if "key" in want:  # policy.key_counter, over arrays
+        counter = data[idx, COL["ply"]] + np.where(phase == DECLARE, DECLARE_TAG, 0)
         out["key"] = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
-                                   data[idx, COL["game_id"]], data[idx, COL["ply"]])
+                                   data[idx, COL["game_id"]], counter)
     if "pick" in want:
         out["pick"] = data[idx, COL["contract_no"]] // 4 + 1
     if "seat" in want:
         out["seat"] = seats
+    if "decision" in want:
+        out["decision"] = phase
     if fields is None:
         hands[:] = 0  # the gathered rows must not carry other seats' hands
+        rows[:, COL["phase"]] = phase  # nor a waiting viewer the declaration question
         out["_rows"] = rows  # for trixsim.search.world_from: public columns only
     return Observation(out)

@@ -42,8 +42,13 @@ from trixsim.cards import bit_count, nth_card
 from trixsim.games.trix.state import COL, FIELDS, WIDTH
 from trixsim.jitcache import guard, sources
 from trixsim.rng import STREAM_STRATEGY, hash4
+from trixsim.types import DECLARE
 
-guard(__file__, sources(cards, rng), FIELDS, STREAM_STRATEGY)
+DECLARE_TAG = 1 << 32
+"""Added to ``ply`` in the key of the K♥ holder's declaration question, so that it and
+the card the holder plays next (same ``ply``: keeping quiet is not counted) get two keys."""
+
+guard(__file__, sources(cards, rng), FIELDS, STREAM_STRATEGY, DECLARE, DECLARE_TAG)
 
 # numba calls function pointers "first-class functions" and flags them experimental; the
 # loop relies only on calling them, which is stable
@@ -59,6 +64,7 @@ C.update(seat=COL["turn"], decision=COL["phase"], game=COL["game_id"])
 
 _HANDS = COL["hands"]
 _PLY = COL["ply"]
+_PHASE = COL["phase"]
 _GAME = COL["game_id"]
 _CONTRACT_NO = COL["contract_no"]
 _PLAYED_BY = COL["played_by"]
@@ -95,15 +101,23 @@ def param_vector(params: int, n: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def decision_key(game: int, ply: int, subkey: int) -> int:
-    """The random key of a game's decision number ``ply`` (``Observation.key``)."""
-    return np.int64(hash4(subkey, STREAM_STRATEGY, game, ply))
+def key_counter(ply: int, decision: int) -> int:
+    """The decision's coordinate in the strategies' random stream: the public ``ply``,
+    tagged on the declaration question. Both are public to the seat deciding, and neither
+    tells another seat anything (docs/rules.md §12)."""
+    return ply + DECLARE_TAG if decision == DECLARE else ply
+
+
+@njit(cache=True, inline="always")
+def decision_key(game: int, ply: int, decision: int, subkey: int) -> int:
+    """The random key of a game's ``decision`` at public ``ply`` (``Observation.key``)."""
+    return np.int64(hash4(subkey, STREAM_STRATEGY, game, key_counter(ply, decision)))
 
 
 @njit(cache=True, inline="always")
 def policy_key(s: np.ndarray, subkey: int) -> int:
     """A policy's random key for this decision (``Observation.key``, as int64)."""
-    return decision_key(s[_GAME], s[_PLY], subkey)
+    return decision_key(s[_GAME], s[_PLY], s[_PHASE], subkey)
 
 
 @njit(cache=True, inline="always")
@@ -135,5 +149,6 @@ def uniform_policy(row: int, legal: int, hand: int, subkey: int, params: int,
     return uniform_action(legal, policy_key(state_row(row), subkey))
 
 
-__all__ = ["C", "POLICY_SIG", "decision_key", "hand_size", "param_vector", "pick_number",
-           "policy_key", "state_row", "uniform_action", "uniform_policy"]
+__all__ = ["C", "DECLARE_TAG", "POLICY_SIG", "decision_key", "hand_size", "key_counter",
+           "param_vector", "pick_number", "policy_key", "state_row", "uniform_action",
+           "uniform_policy"]

@@ -446,9 +446,14 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
 
 @njit(cache=True, inline='always')
 def step_one(S: np.ndarray, g: int, a: int) -> None:
-    """Apply a legal action to game ``g``."""
-    S[g, PLY] += 1
+    """Apply a legal action to game ``g``.
+
+    ``ply`` counts the public actions (picks, cards, trix passes, declarations of the K♥):
+    a holder keeping quiet is no event the other seats see, so it is not counted (§12).
+    """
     ph = S[g, PHASE]
+    if ph != DECLARE or a == 1:
+        S[g, PLY] += 1
     if ph == PLAY:
         _play(S, g, a)
     elif ph == PLACE:

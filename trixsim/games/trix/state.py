@@ -21,7 +21,7 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
     ("best_seat", 1, -1, "seat winning the current trick, -1 none"),
     ("contract", 1, -1, "current contract id, -1 until picked"),
     ("played", 1, 0, "all cards played or placed this contract"),
-    ("ply", 1, 0, "decisions taken so far in the game"),
+    ("ply", 1, 0, "public actions so far in the game (a K♥ holder keeping quiet is none)"),
     ("hands", 4, 0, "per seat: cards still held (the only hidden field)"),
     ("played_by", 4, 0, "per seat: cards played or placed this contract"),
     ("trick_cards", 4, -1, "current trick in playing order, -1 empty"),
