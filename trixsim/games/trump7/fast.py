@@ -21,11 +21,11 @@ from numba import njit
 from trixsim import rng
 from trixsim.games.trix import policy as trix_policy
 from trixsim.games.trix.observation import strategy_subkey
-from trixsim.games.trix.policy import decision_key
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
 from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.chance import Chance, pack_one
 from trixsim.games.trump7.events import EV_WIDTH
+from trixsim.games.trump7.policy import decision_key
 from trixsim.games.trump7.rules import (
     deal_game,
     deal_pack,

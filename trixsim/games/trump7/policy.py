@@ -15,11 +15,12 @@ from numba import carray, njit
 
 from trixsim import rng
 from trixsim.games.trix import policy as trix_policy
-from trixsim.games.trix.policy import POLICY_SIG, _int64_ptr, decision_key, param_vector
+from trixsim.games.trix.policy import POLICY_SIG, _int64_ptr, param_vector
 from trixsim.games.trump7 import cards
 from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.state import COL, FIELDS, WIDTH
 from trixsim.jitcache import guard, sources
+from trixsim.rng import STREAM_STRATEGY, hash4
 
 guard(__file__, sources(rng, cards, trix_policy), FIELDS)
 
@@ -30,6 +31,13 @@ _GAME, _PLY = COL["game_id"], COL["ply"]
 def state_row(row: int) -> np.ndarray:
     """The trump7 state row at address ``row`` (a view, valid during the call)."""
     return carray(_int64_ptr(row), (WIDTH,))
+
+
+@njit(cache=True, inline="always")
+def decision_key(game: int, ply: int, subkey: int) -> int:
+    """The random key of a game's decision at ``ply`` (``Observation.key``): every trump7
+    action is public, so the ply is too."""
+    return np.int64(hash4(subkey, STREAM_STRATEGY, game, ply))
 
 
 @njit(cache=True, inline="always")
