@@ -158,3 +158,26 @@ def test_an_old_folder_without_a_record_is_judged_by_names_as_before(
     code, text = _run(out, "--force", "--seed", 2)
     assert code == 0, text
     assert read_run(out)["seed"] == 2
+
+
+def test_after_a_kill_the_folder_is_resumed_then_replaced(finished: Path,
+                                                          tmp_path: Path) -> None:
+    """A run killed (kill -9) after writing run.json and run.log, before recording them:
+    --force refuses it, naming them; --resume finishes it and records them; then --force
+    replaces it."""
+    out = _copy(finished / "run", tmp_path / "r")
+    meta = read_run(out)
+    last = meta["chunks"].pop()
+    meta["complete"] = False
+    for key in ("contracts_file", "games_file"):
+        (out / last[key]).unlink()
+    with FolderLock(out, record=False):  # the killed writer: nothing recorded
+        (out / "run.json").write_text(json.dumps(meta, indent=1) + "\n")
+        with (out / "run.log").open("a") as fh:
+            fh.write("a line written just before the kill\n")
+    _refused(*_run(out, "--force"), "run.json")
+    code, text = _invoke("run", "--resume", out, "-q")
+    assert code == 0 and read_run(out)["complete"], text
+    code, text = _run(out, "--force", "--seed", 5)
+    assert code == 0, text
+    assert read_run(out)["seed"] == 5
