@@ -192,8 +192,11 @@ def _changed_entries(path: Path) -> list[str]:
         if entry.is_dir():
             if name not in _SUBFOLDERS:
                 out += [f"{name}/{e}" for e in _changed_entries(entry)]
+        elif not entry.is_file():  # a pipe or a device: never one of this tool's files
+            out.append(name)
         elif name == LOCK:
-            text = entry.read_bytes()[:4096]
+            with open(entry, "rb") as fh:
+                text = fh.read(4096)
             if text.strip() and not _LOCK_LINE.match(text.decode("utf-8", "replace")):
                 out.append(name)
         elif name != MARKER and not _is_temp(name):
@@ -238,10 +241,10 @@ def _changed_chunks(path: Path) -> list[str]:
 
 def record_files(path: Path, since_ns: int = 0) -> None:
     """Record in ``path``'s marker the files this tool wrote there: every file of a name
-    it writes in a folder of that kind changed at or after ``since_ns`` (a file time), the
-    others as recorded before (a file changed by someone else meanwhile stays as it was
-    recorded, or unrecorded). Written atomically; a folder without a marker is left
-    alone."""
+    it writes in a folder of that kind changed at or after ``since_ns`` (a file time: when
+    this writer took the folder), the others as recorded before, or not at all (a file
+    changed while no writer held the folder is not vouched for). Written atomically; a
+    folder without a marker is left alone."""
     path = Path(path)
     data = _marker(path)
     if data is None:
