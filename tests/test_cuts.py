@@ -123,7 +123,7 @@ def test_a_tournament_resumes_from_every_cut(tmp_path: Path,
     points = _every_cut(tmp_path, monkeypatch,
                         ["tournament", "heuristic", "random", "heuristic-nodeclare", "-n", 4,
                          "--seed", 7, "-j", 1, "--no-plots", "-o", "OUT", "-q"],
-                        ["tournament", "--resume", "OUT", "-j", 1, "--no-plots", "-q"], every=3)
+                        ["tournament", "--resume", "OUT", "-j", 1, "--no-plots", "-q"])
     assert points.count("run folder created") == 3
 
 
