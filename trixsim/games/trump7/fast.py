@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim import rng
-from trixsim.games.trix import policy as trix_policy
+from trixsim import policykit, rng
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
 from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.chance import Chance, pack_one
 from trixsim.games.trump7.events import EV_WIDTH
+from trixsim.games.trump7.policy import decision_key
 from trixsim.games.trump7.rules import (
     deal_game,
     deal_pack,
@@ -35,9 +35,9 @@ from trixsim.games.trump7.rules import (
 )
 from trixsim.games.trump7.state import COL, DONE, GameState, empty, initial_row
 from trixsim.jitcache import guard, sources
-from trixsim.policykit import counter_key, strategy_subkey
+from trixsim.policykit import strategy_subkey
 
-guard(__file__, sources(rng, cards, chance, events, policy, rules, state, trix_policy),
+guard(__file__, sources(rng, cards, chance, events, policy, policykit, rules, state),
       tuple(COL.items()),
       EV_WIDTH, DONE)
 
@@ -94,7 +94,7 @@ def _play(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
             t = R[0, _TURN]
             lm = legal_one(R, 0)
             if builtin[t]:
-                a = uniform_action(lm, counter_key(R[0, _GID], R[0, _PLY], subkey))
+                a = uniform_action(lm, decision_key(R[0, _GID], R[0, _PLY], subkey))
             else:
                 a = policies[t](row, lm, R[0, _HANDS + t], subkey,
                                 params.ctypes.data + 8 * t * n_params, n_params)
@@ -175,7 +175,7 @@ def _scalar(seed: int, subkey: int, first: int, games: int, bidding: int, row: n
         deal_game(S, 0, seed, _NO_PACKS, pack)
         while S[0, _PHASE] != DONE:
             lm = legal_one(S, 0)
-            step_one(S, 0, uniform_action(lm, counter_key(S[0, _GID], S[0, _PLY], subkey)))
+            step_one(S, 0, uniform_action(lm, decision_key(S[0, _GID], S[0, _PLY], subkey)))
         for s in range(4):
             out[k, s] = S[0, _POINTS + s]
 

@@ -32,6 +32,13 @@ def state_row(row: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def decision_key(game: int, ply: int, subkey: int) -> int:
+    """The random key of a game's decision at ``ply`` (``Observation.key``): every trump7
+    action is public, so the ply is too."""
+    return counter_key(game, ply, subkey)
+
+
+@njit(cache=True, inline="always")
 def policy_key(s: np.ndarray, subkey: int) -> int:
     """A policy's random key for this decision (``Observation.key``, as int64)."""
     return counter_key(s[_GAME], s[_PLY], subkey)
