@@ -4,8 +4,10 @@ Every deal is played in five lineups on the same cards, contract by contract:
 ``A,B,B,B``, ``B,A,B,B``, ``B,B,A,B``, ``B,B,B,A`` (lineup s puts A in seat s) and
 ``B,B,B,B``. A's final total in seat s is compared with B's in seat s of the all-B game
 of the same deal, so the cards cancel out; the four seat differences of a deal are
-averaged and the deal is the independent unit for the interval. Lower totals are better,
-so a negative difference means A is better.
+averaged and the deal is the independent unit for the interval. Which side of zero is
+better is the game's (``Game.higher_is_better``): in Trix lower totals are better, so a
+negative difference means A is better; in trump7 more points are, so a positive one does.
+The per-contract breakdown is Trix's (a game without a ``contracts`` table has none).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, ope
 from trixsim.cutpoints import cut
 from trixsim.folders import write_atomic
 from trixsim.pool import Backend, LocalBackend
-from trixsim.runfolder import CompareSettings, RunFolderError, compare_settings
+from trixsim.runfolder import CompareSettings, RunFolderError, compare_settings, game_of
 from trixsim.runner import RunConfig, RunWriter
 from trixsim.types import CONTRACT_NAMES
 
@@ -122,25 +124,41 @@ class Comparison:
     by_contract: list[dict[str, object]]
     sprt: dict[str, object] | None = None
     rounds: list[dict[str, object]] = field(default_factory=list)
+    higher_is_better: bool = False
+    """The game's score direction (``summarise`` always sets it from the run's game)."""
+    score_word: str = "total"
+    """What the game calls a final score (Trix: total, trump7: points)."""
+
+    def better(self) -> str | None:
+        """The better strategy in the game's own direction, or None when the interval
+        includes zero."""
+        if not self.diff.excludes_zero():
+            return None
+        a_higher = self.diff.mean > 0
+        return self.a if a_higher == self.higher_is_better else self.b
 
     def verdict(self) -> str:
         """One sentence on what the interval says."""
-        if not self.diff.excludes_zero():
+        better = self.better()
+        if better is None:
             return "no significant difference at the 95% level"
-        better = self.a if self.diff.mean < 0 else self.b
-        return f"{better} is better (lower totals) at the 95% level"
+        plural = self.score_word if self.score_word.endswith("s") else self.score_word + "s"
+        way = "higher" if self.higher_is_better else "lower"
+        return f"{better} is better ({way} {plural}) at the 95% level"
 
     def doc(self) -> Doc:
         """The comparison as a report section."""
         d = Doc(f"Comparison: {self.a} (A) against {self.b} (B)")
+        word = self.score_word
+        sign, fewer = ("positive", "more") if self.higher_is_better else ("negative", "fewer")
         d.p(f"{self.deals:,} deals, each played five times on the same cards: A in each seat "
-            "with B in the other three, and B in all four. Difference = A's final total "
-            "minus B's in the same seat on the same deal; negative means A scores fewer "
+            f"with B in the other three, and B in all four. Difference = A's final {word} "
+            f"minus B's in the same seat on the same deal; {sign} means A scores {fewer} "
             "points, i.e. A is better. Intervals: 95%, over deals (the four seat "
             "differences of a deal are averaged first).")
-        d.p(f"A − B mean final total: {self.diff.text()} (s.e. {self.diff.se:.1f}): "
+        d.p(f"A − B mean final {word}: {self.diff.text()} (s.e. {self.diff.se:.1f}): "
             f"{self.verdict()}.")
-        d.table(["seat", "A − B final total [95%]"],
+        d.table(["seat", f"A − B final {word} [95%]"],
                 [[str(s), e.text()] for s, e in enumerate(self.seat_diffs)]
                 + [["all (per deal)", self.diff.text()]])
         rows = []
@@ -151,6 +169,8 @@ class Comparison:
                          f"{100 * diff.mean:.1f} [{100 * diff.lo:.1f}, {100 * diff.hi:.1f}]"])
         d.table(["", "A (seats of A)", "B (same seats, all-B game)", "A − B (percentage points)"],
                 rows)
+        if not self.by_contract:
+            return self._sprt_doc(d)
         d.p("By contract: the picker's mean points (multipliers included) when A picks, "
             "against B picking in the same seats on the same deals (all-B game); the "
             "difference's interval treats contracts as independent.")
@@ -158,6 +178,10 @@ class Comparison:
                 [[c["contract"], f"{c['a_n']:,}", f"{c['a_mean']:.1f}", f"{c['b_n']:,}",
                   f"{c['b_mean']:.1f}", f"{c['diff']:.1f} [{c['lo']:.1f}, {c['hi']:.1f}]"]
                  for c in self.by_contract])
+        return self._sprt_doc(d)
+
+    def _sprt_doc(self, d: Doc) -> Doc:
+        """The sequential test's paragraph, when there was one."""
         if self.sprt is not None:
             s = self.sprt
             d.p(f"Sequential test (SPRT, normal approximation on per-deal differences): "
@@ -174,7 +198,8 @@ class Comparison:
                 "seat_diffs": [est(e) for e in self.seat_diffs],
                 "win_diff": est(self.win_diff), "loss_diff": est(self.loss_diff),
                 "rates": self.rates, "by_contract": self.by_contract, "sprt": self.sprt,
-                "rounds": self.rounds}
+                "rounds": self.rounds, "higher_is_better": self.higher_is_better,
+                "better": self.better()}
 
 
 def _pct(r: list[float]) -> str:
@@ -199,7 +224,8 @@ def read_deals(folder: RunFolder, lineup_ids: Sequence[int] = (0, 1, 2, 3, 4),
     wins = np.zeros((5, n, 4), dtype=np.int8)
     losses = np.zeros((5, n, 4), dtype=np.int8)
     seen = np.zeros((5, n), dtype=bool)
-    cols = ["game", "lineup", *(f"{p}_{s}" for p in ("final", "winner", "loser")
+    score = game_of(folder.meta).score_prefix
+    cols = ["game", "lineup", *(f"{p}_{s}" for p in (score, "winner", "loser")
                                 for s in range(4))]
     for b in batches(folder, "games", cols, games=games):
         g = b["game"].astype(np.int64) - first
@@ -210,7 +236,7 @@ def read_deals(folder: RunFolder, lineup_ids: Sequence[int] = (0, 1, 2, 3, 4),
         g, lu = g[rows], lu[rows]
         seen[lu, g] = True
         for s in range(4):
-            finals[lu, g, s] = b[f"final_{s}"][rows]
+            finals[lu, g, s] = b[f"{score}_{s}"][rows]
             wins[lu, g, s] = b[f"winner_{s}"][rows]
             losses[lu, g, s] = b[f"loser_{s}"][rows]
     keep = seen.all(axis=0)  # deals finished in all five lineups
@@ -248,14 +274,19 @@ def by_contract(folders: list[RunFolder]) -> list[dict[str, object]]:
 
 def summarise(a: str, b: str, deals: DealSums, folders: list[RunFolder]) -> Comparison:
     """All the statistics of a comparison from the sums of its deals and its contract
-    tables."""
+    tables (the run's game's direction; Trix's per-contract breakdown where there is a
+    contracts table)."""
+    game = game_of(folders[0].meta)
+    contracts = "contracts" in game.table_schemas
     rates: dict[str, dict[str, list[float]]] = {}
     for who, k in (("A", 0), ("B", 1)):
         rates[who] = {what: [float(v) for v in wilson(deals.counts[k, i], deals.counts[k, 2])]
                       for i, what in enumerate(("win", "loss"))}
     return Comparison(a, b, int(deals.diffs.size), estimate(deals.diffs),
                       [m.estimate() for m in deals.seat], deals.win.estimate(),
-                      deals.loss.estimate(), rates, by_contract(folders))
+                      deals.loss.estimate(), rates,
+                      by_contract(folders) if contracts else [],
+                      higher_is_better=game.higher_is_better, score_word=game.score_word)
 
 
 def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,
@@ -263,8 +294,9 @@ def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,
             command: list[str] | None = None,
             progress: Callable[[int, str | None, np.ndarray], None] | None = None,
             on_games: Callable[[int], None] | None = None,
-            backend: Backend | None = None) -> Comparison:
-    """Play the comparison into a new comparison folder ``out`` and return its statistics.
+            backend: Backend | None = None, *, game: str) -> Comparison:
+    """Play the comparison of ``game`` into a new comparison folder ``out`` and return its
+    statistics.
 
     Without ``sprt`` all ``games`` deals are played at once. With it, deals are played in
     rounds of ``round_deals`` and play stops as soon as the test decides, or at ``games``
@@ -276,7 +308,7 @@ def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,
     size = games if sprt is None else max(1, min(round_deals, games))
     settings = CompareSettings(a=a, b=b, games=games, round=size,
                                sprt=None if sprt is None else asdict(sprt))
-    cfg = RunConfig(games=size, seed=seed, lineups=lineups(a, b),
+    cfg = RunConfig(games=size, seed=seed, lineups=lineups(a, b), game=game,
                     workers=backend.parallelism, batch_size=min(10_000, size))
     writer = RunWriter.create(cfg, out, force=force, command=command, kind="compare",
                               compare=settings)

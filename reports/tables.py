@@ -18,7 +18,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from trixsim.folders import holder
-from trixsim.runfolder import RunFolderError, damaged_chunks, read_run, unlisted_files
+from trixsim.runfolder import RunFolderError, damaged_chunks, read_run, tables_of, unlisted_files
 
 BATCH_ROWS = 262_144
 
@@ -85,12 +85,15 @@ def open_run(path: Path | str) -> RunFolder:
     if damage:
         raise RunDamagedError(f"{path}: {damage[0]} (trixsim run --resume plays it again)")
     chunks = meta["chunks"]
-    cfiles = tuple(path / c["contracts_file"] for c in chunks)
+    tables = tables_of(meta)
+    cfiles = tuple(path / c["contracts_file"] for c in chunks if "contracts_file" in c)
     gfiles = tuple(path / c["games_file"] for c in chunks)
     if not gfiles:
         raise RunReadError(f"{path}: the run holds no games")
     run = RunFolder(path, meta, cfiles, gfiles)
     for table in ("games", "contracts"):
+        if table not in tables:  # a game without a contracts table (trump7)
+            continue
         try:
             rows = _dataset(run, table).count_rows()
         except (pa.ArrowException, OSError) as exc:

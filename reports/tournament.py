@@ -68,8 +68,8 @@ def pairs_of(specs: Sequence[str]) -> list[tuple[str, str]]:
 def play(specs: Sequence[str], games: int, seed: int, out: Path, workers: int = 1,
          force: bool = False, command: list[str] | None = None,
          on_games: Callable[[int], None] | None = None, backend: Backend | None = None,
-         resume: bool = False, on_pair: Callable[[list[Path]], None] | None = None
-         ) -> list[Path]:
+         resume: bool = False, on_pair: Callable[[list[Path]], None] | None = None,
+         *, game: str) -> list[Path]:
     """Play every pair into ``out`` (a new tournament folder, or with ``resume`` the
     unfinished pairs of an existing one, with its own settings); returns the pair folders.
     ``on_pair(done)`` is called with the finished pair folders after each pair."""
@@ -77,10 +77,11 @@ def play(specs: Sequence[str], games: int, seed: int, out: Path, workers: int = 
     if resume:
         settings = read_settings(out)
         specs, games, seed = settings["strategies"], settings["games"], settings["seed"]
+        game = settings.get("game", "trix")  # tournaments before games were named: Trix
     else:
         if len(set(specs)) != len(specs) or len(specs) < 2:
             raise TournamentError("give at least two different strategies")
-        settings = {"format": "trixsim-tournament/1", "strategies": list(specs),
+        settings = {"format": "trixsim-tournament/1", "game": game, "strategies": list(specs),
                     "games": games, "seed": seed,
                     "pairs": [pair_folder(k, a, b) for k, (a, b) in enumerate(pairs_of(specs))]}
         with create_folder(out, KIND, force) as (tmp, lock):
@@ -101,7 +102,8 @@ def play(specs: Sequence[str], games: int, seed: int, out: Path, workers: int = 
                 continue
         else:
             cfg = RunConfig(games=games, seed=(seed + k) % SEED_MOD, lineups=pair_lineups(a, b),
-                            workers=backend.parallelism, batch_size=min(10_000, games))
+                            game=game, workers=backend.parallelism,
+                            batch_size=min(10_000, games))
             writer = RunWriter.create(cfg, path, command=command)
         with writer:
             writer.play(progress=on_games, backend=backend)

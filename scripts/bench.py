@@ -273,11 +273,12 @@ def scaling(games: int, runs: int, seed: int, dask: bool = False) -> None:
             backends = {n: LocalBackend(n) for n in (1, 2)}
         stack.callback(shutil.rmtree, tmp, ignore_errors=True)
         for n, backend in backends.items():  # kernels loaded in every worker
-            run(RunConfig(games=400 * n, seed=seed, lineups=("heuristic",), batch_size=200),
+            run(RunConfig(game="trix",
+                          games=400 * n, seed=seed, lineups=("heuristic",), batch_size=200),
                 tmp / f"warm{n}", backend=backend)
         for r in range(runs):
             for workers in (1, 2):
-                cfg = RunConfig(games=games, seed=seed + r, lineups=("heuristic",),
+                cfg = RunConfig(game="trix", games=games, seed=seed + r, lineups=("heuristic",),
                                 workers=workers)
                 t0 = time.perf_counter()
                 run(cfg, tmp / f"r{r}-{workers}", backend=backends[workers])

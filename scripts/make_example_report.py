@@ -104,11 +104,12 @@ def main(argv: list[str] | None = None) -> int:
             pimc_played = sum(open_run(f).meta["seconds"] for f in folders)
         else:
             folders = tournament.play(TOURNAMENT, args.pimc_deals, args.pimc_seed, tour_dir,
-                                      workers=args.workers, force=True, command=command)
+                                      workers=args.workers, force=True, command=command,
+                                      game="trix")
             pimc_played = time.perf_counter() - t0
             print(f"tournament played in {pimc_played:.0f} s", file=sys.stderr)
             t1 = time.perf_counter()
-            cfg = RunConfig(games=args.deals, seed=args.seed,
+            cfg = RunConfig(game="trix", games=args.deals, seed=args.seed,
                             lineups=tuple(example_lineups()), workers=args.workers)
             summary = run(cfg, run_dir, force=True, command=command)
             played = time.perf_counter() - t1

@@ -39,6 +39,7 @@ class HeuristicStrategy(Strategy):
     """Rule-of-thumb play for every decision, with every threshold a parameter."""
 
     name = "heuristic"
+    game = "trix"
     description = ("rule-of-thumb player: picks contracts by hand estimates, declares K♥ "
                    "when safe, ducks and sheds danger cards, blocks in trix")
     # The numeric defaults are tuned: `trixsim tune heuristic --budget 8000000 --seed 1 -j 2`

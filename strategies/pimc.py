@@ -30,6 +30,7 @@ class PimcStrategy(Strategy):
     """Monte-Carlo search over sampled worlds, rolled out with the heuristic."""
 
     name = "pimc"
+    game = "trix"
     description = ("Monte-Carlo search: samples the hidden hands, plays each legal action "
                    "to the end of the contract in every world, keeps the best on average")
     params = {

@@ -9,4 +9,4 @@ class RandomStrategy(Strategy):
     """Every decision uniform at random among the legal actions (reproducible per seed)."""
 
     name = "random"
-    description = "uniform random among the legal actions, declarations included"
+    description = "uniform random among the legal actions, in any game (declarations included)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -9,12 +10,15 @@ import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from trixsim.reports.compare import compare, lineups, read_deals
+from trixsim.reports.compare import compare as compare_game
+from trixsim.reports.compare import lineups, read_deals
 from trixsim.reports.stats import SPRT
 from trixsim.reports.tables import open_run
 
 from trixsim.cli import cli
 from trixsim.commands import compare as compare_cmd
+
+compare = functools.partial(compare_game, game="trix")
 
 
 @pytest.fixture(scope="module")

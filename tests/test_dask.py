@@ -132,7 +132,7 @@ def test_compare_on_a_cluster_gives_the_same_result(cluster, tmp_path: Path) -> 
 def test_interrupted_cluster_run_keeps_chunks_and_resumes(cluster, tmp_path: Path) -> None:
     from trixsim.backend import DaskBackend
 
-    cfg = RunConfig(games=4000, seed=9, lineups=("random",), batch_size=500, workers=2)
+    cfg = RunConfig(game="trix", games=4000, seed=9, lineups=("random",), batch_size=500, workers=2)
     code, text = _invoke("run", "-n", "4000", "--seed", "9", "-s", "random", "--batch-size",
                          "500", "-j", "2", "-q", "-o", str(tmp_path / "local"))
     assert code == 0, text
@@ -170,7 +170,8 @@ def test_a_killed_worker_has_its_chunks_played_elsewhere(cluster, tmp_path: Path
         client.wait_for_workers(2, timeout=60)
         pids = client.run(os.getpid)  # worker address -> process id
     killed: list[int] = []
-    cfg = RunConfig(games=8000, seed=3, lineups=("heuristic",), batch_size=500, workers=2)
+    cfg = RunConfig(game="trix",
+                    games=8000, seed=3, lineups=("heuristic",), batch_size=500, workers=2)
     with DaskBackend(cluster.scheduler_address) as backend:
 
         def kill_one(n: int) -> None:
@@ -199,10 +200,10 @@ def test_cluster_executor_runs_jobs_with_shipped_files(cluster, tmp_path: Path,
     shutil.copy(FIXTURES / "single_bot.py", tmp_path / "mine.py")
     monkeypatch.chdir(tmp_path)
     specs = ["mine.py", "mine.py", "heuristic", "mine.py"]
-    want = chunk_data(1, 0, specs, 0, 200)
+    want = chunk_data(1, 0, specs, 0, 200, game="trix")
     with DaskBackend(cluster.scheduler_address) as backend, backend.executor(specs) as ex:
         assert ex is not None
-        got = ex.submit(chunk_data, 1, 0, specs, 0, 200).result()
+        got = ex.submit(chunk_data, 1, 0, specs, 0, 200, game="trix").result()
     assert got["sha256"] == want["sha256"] and got["_data"] == want["_data"]
 
 

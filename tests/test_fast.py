@@ -121,12 +121,14 @@ def test_a_first_run_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch) -> No
 
     heard: list[tuple[str, bool]] = []
     real = warmup.kernels_cached
-    monkeypatch.setattr(warmup, "kernels_cached", lambda: False)
+    monkeypatch.setattr(warmup, "kernels_cached", lambda game: False)
     monkeypatch.setattr(warmup, "_WARM", set())
-    warmup.warm_up(["heuristic"] * 4, 1, lambda text, replace: heard.append((text, replace)))
+    warmup.warm_up(["heuristic"] * 4, 1, "trix",
+                   lambda text, replace: heard.append((text, replace)))
     assert heard[0] == ("compiling the game kernels (once after installing)...", False)
     assert heard[-1][0].startswith("compiled the game kernels in")
     heard.clear()
-    warmup.warm_up(["heuristic"] * 4, 1, lambda text, replace: heard.append((text, replace)))
+    warmup.warm_up(["heuristic"] * 4, 1, "trix",
+                   lambda text, replace: heard.append((text, replace)))
     assert heard == []  # loaded once per process
-    assert real()  # and the loop is now in the on-disk cache
+    assert real("trix")  # and the loop is now in the on-disk cache

@@ -205,7 +205,7 @@ def test_broken_bundled_module_is_reported_not_fatal(monkeypatch: pytest.MonkeyP
     (pkg / "_private.py").write_text("raise RuntimeError('never imported')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(loading, "BUNDLED_PACKAGE", "fake_bundled_pkg")
-    loading._bundled.cache_clear()
+    loading._all_bundled.cache_clear()
     try:
         assert list(loading.bundled()) == ["good"]
         errors = [i.error for i in available() if i.error]
@@ -213,7 +213,7 @@ def test_broken_bundled_module_is_reported_not_fatal(monkeypatch: pytest.MonkeyP
         with pytest.raises(StrategyLoadError, match="fake_bundled_pkg.bad failed"):
             load_strategy("nosuch")
     finally:
-        loading._bundled.cache_clear()
+        loading._all_bundled.cache_clear()
         for mod in [m for m in sys.modules if m.startswith("fake_bundled_pkg")]:
             del sys.modules[mod]
 

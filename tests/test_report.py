@@ -41,7 +41,7 @@ def app() -> click.Group:
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small real run: one lineup rotated through the four seats."""
     out = tmp_path_factory.mktemp("runs") / "small"
-    run(RunConfig(games=40, seed=5, lineups=(LINEUP,), rotate=True, workers=1,
+    run(RunConfig(game="trix", games=40, seed=5, lineups=(LINEUP,), rotate=True, workers=1,
                   batch_size=40), out)
     return out
 

@@ -22,7 +22,8 @@ def _report(*args: object) -> object:
 def single(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`-s random -s heuristic --rotate`: two lineups, each one strategy at four seats."""
     out = tmp_path_factory.mktemp("runs") / "single"
-    run(RunConfig(games=40, seed=0, lineups=("random", "heuristic"), rotate=True, workers=1,
+    run(RunConfig(game="trix",
+                  games=40, seed=0, lineups=("random", "heuristic"), rotate=True, workers=1,
                   batch_size=40), out)
     return out
 
@@ -49,7 +50,8 @@ def test_lineups_of_one_strategy_get_the_command_that_works(single: Path,
 
 def test_two_runs_on_one_seed_suggest_another_seed(single: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
-    run(RunConfig(games=20, seed=0, lineups=("random",), workers=1, batch_size=20), other)
+    run(RunConfig(game="trix",
+                  games=20, seed=0, lineups=("random",), workers=1, batch_size=20), other)
     res = _report(single, other, "-o", tmp_path / "rep")
     assert res.exit_code == 2
     assert "hold the same games" in res.output and "--seed 1" in res.output

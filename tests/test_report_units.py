@@ -18,9 +18,11 @@ from trixsim.runner import RunConfig, run
 def paired(tmp_path_factory: pytest.TempPathFactory):
     """Seat only pairs (a rotated mixed lineup) and a matched one (one seat changed)."""
     root = tmp_path_factory.mktemp("runs")
-    run(RunConfig(games=40, seed=5, lineups=("heuristic,random,heuristic-declare,random",),
+    run(RunConfig(game="trix",
+                  games=40, seed=5, lineups=("heuristic,random,heuristic-declare,random",),
                   rotate=True, workers=1, batch_size=40), root / "seat")
-    run(RunConfig(games=40, seed=6, lineups=("heuristic", "heuristic-declare,heuristic,"
+    run(RunConfig(game="trix",
+                  games=40, seed=6, lineups=("heuristic", "heuristic-declare,heuristic,"
                                              "heuristic,heuristic"),
                   workers=1, batch_size=40), root / "matched")
     runs = [open_run(root / "seat"), open_run(root / "matched")]

@@ -109,9 +109,10 @@ def test_outcome_columns_match_the_engine() -> None:
 
 def test_same_tables_whatever_workers_batch_size_and_start_method(tmp_path: Path) -> None:
     base = dict(games=45, seed=11, lineups=("random", "heuristic,random,random,random"))
-    run(RunConfig(**base, batch_size=45, workers=1), tmp_path / "a")
-    run(RunConfig(**base, batch_size=7, workers=2), tmp_path / "b")
-    run(RunConfig(**base, batch_size=20, workers=2, start_method="spawn"), tmp_path / "c")
+    run(RunConfig(game="trix", **base, batch_size=45, workers=1), tmp_path / "a")
+    run(RunConfig(game="trix", **base, batch_size=7, workers=2), tmp_path / "b")
+    run(RunConfig(game="trix",
+                  **base, batch_size=20, workers=2, start_method="spawn"), tmp_path / "c")
     a = _tables(tmp_path / "a")
     for other in ("b", "c"):
         for x, y in zip(a, _tables(tmp_path / other), strict=True):
@@ -141,15 +142,16 @@ def test_rotate_plays_every_seating_on_the_same_deals(tmp_path: Path) -> None:
 
 
 def test_first_game_extends_a_run(tmp_path: Path) -> None:
-    run(RunConfig(games=20, seed=5, lineups=("random",)), tmp_path / "all")
-    run(RunConfig(games=8, seed=5, lineups=("random",), first_game=12), tmp_path / "tail")
+    run(RunConfig(game="trix", games=20, seed=5, lineups=("random",)), tmp_path / "all")
+    run(RunConfig(game="trix",
+                  games=8, seed=5, lineups=("random",), first_game=12), tmp_path / "tail")
     a = _tables(tmp_path / "all")[1]
     b = _tables(tmp_path / "tail")[1]
     pd.testing.assert_frame_equal(a[a.game >= 12].reset_index(drop=True), b)
 
 
 def test_plan_covers_every_game_of_every_lineup_once() -> None:
-    cfg = RunConfig(games=103, seed=0, lineups=("random",), batch_size=10, workers=3,
+    cfg = RunConfig(game="trix", games=103, seed=0, lineups=("random",), batch_size=10, workers=3,
                     first_game=7)
     for n_lineups in (1, 3):
         parts = plan(cfg, n_lineups)
@@ -169,7 +171,7 @@ def test_interrupted_run_keeps_its_chunks_and_resumes(tmp_path: Path,
     spec = f"{bot}:Flaky"
     out = tmp_path / "r"
     with pytest.raises(StrategyError):
-        run(RunConfig(games=60, seed=2, lineups=(spec,), batch_size=10), out)
+        run(RunConfig(game="trix", games=60, seed=2, lineups=(spec,), batch_size=10), out)
     meta = read_run(out)
     assert not meta["complete"]
     assert [c["start"] for c in meta["chunks"]] == [0, 10, 20]
@@ -182,7 +184,8 @@ def test_interrupted_run_keeps_its_chunks_and_resumes(tmp_path: Path,
     code, text = _invoke("run", "--resume", str(out), "-j", "1")
     assert code == 0, text
     assert read_run(out)["complete"]
-    run(RunConfig(games=60, seed=2, lineups=(spec,), batch_size=10), tmp_path / "whole")
+    run(RunConfig(game="trix",
+                  games=60, seed=2, lineups=(spec,), batch_size=10), tmp_path / "whole")
     for x, y in zip(_tables(out), _tables(tmp_path / "whole"), strict=True):
         pd.testing.assert_frame_equal(x, y)
 

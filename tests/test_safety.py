@@ -395,7 +395,8 @@ def test_honest_games_pass_the_audit() -> None:
 
 
 def test_run_api_still_plays_whole_runs(tmp_path: Path) -> None:
-    summary = run(RunConfig(games=20, seed=1, lineups=("random",), batch_size=7), tmp_path / "x")
+    summary = run(RunConfig(game="trix",
+                            games=20, seed=1, lineups=("random",), batch_size=7), tmp_path / "x")
     assert summary.games == 20 and read_run(tmp_path / "x")["complete"]
 
 

@@ -56,7 +56,8 @@ def test_run_accepts_1e2_games(tmp_path: Path) -> None:
 def test_readme_says_what_batch_size_is() -> None:
     """The default run cuts 10,000 games into 2,000-game chunks on a few workers; the README
     must not say the chunk files hold --batch-size games."""
-    cfg = RunConfig(games=10_000, seed=0, lineups=("heuristic",), batch_size=10_000, workers=2)
+    cfg = RunConfig(game="trix",
+                    games=10_000, seed=0, lineups=("heuristic",), batch_size=10_000, workers=2)
     sizes = {b - a for _, a, b in plan(cfg, 1)}
     assert max(sizes) < cfg.batch_size
     row = next(line for line in README.read_text().splitlines()

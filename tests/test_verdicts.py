@@ -174,7 +174,7 @@ def test_reading_by_blocks_of_deals_gives_the_same_figures(tmp_path: Path) -> No
     lineups = ("heuristic,random,random,random", "random,random,random,random",
                "random,heuristic,random,random")
     for name, seed, first in (("a", 3, 0), ("b", 3, 70), ("c", 4, 0)):
-        run(RunConfig(games=70, seed=seed, lineups=lineups, workers=1, batch_size=25,
+        run(RunConfig(game="trix", games=70, seed=seed, lineups=lineups, workers=1, batch_size=25,
                       first_game=first), tmp_path / name)
     runs = [open_run(tmp_path / n) for n in "abc"]
     order = ["heuristic", "random"]

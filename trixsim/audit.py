@@ -1,12 +1,11 @@
 """Verify a run folder without changing it: what ``trixsim check`` reports.
 
 Beyond the chunk checks every reader makes (present, size, checksum, nothing unlisted),
-the audit reads every table and checks that the numbers add up by the rules: each
-contract's totals are the previous totals plus its points with the 1000 rule, games end
-when a total passes 1000 or after 28 contracts, final totals, winners and losers match
-the last contract, and the sums recorded in run.json match the tables. Then the game
-re-derives every contract row by its rules (for Trix: ``trixsim.games.trix.verify``): who
-picked what, the tricks and cards taken, and each seat's points.
+the audit reads every table of the run's game, checks that each chunk holds the games
+run.json lists, asks the game to re-derive the tables by its rules
+(``Game.verify_tables``; Trix: ``trixsim.games.trix.chunkcheck``, trump7:
+``trixsim.games.trump7.verify``), and checks that the winners and losers match the final
+scores and that the sums recorded in run.json match the tables.
 """
 
 from __future__ import annotations
@@ -15,26 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from trixsim.folders import holder
-from trixsim.games import get_game
-from trixsim.games.trix import rules
-from trixsim.games.trix.rules import add_points, ends_game, winners_losers
-from trixsim.jitcache import guard, sources
+from trixsim.game import Game
 from trixsim.runfolder import (
     FORMAT,
     Chunk,
     Damage,
     RunMeta,
     damaged_chunks,
+    game_of,
     read_run,
     unlisted_files,
 )
-from trixsim.types import CONTRACT_NAMES
-
-# _chain compiles in the rules it calls: refresh its cache when they change
-guard(__file__, sources(rules))
 
 
 @dataclass
@@ -43,8 +35,11 @@ class Audit:
 
     path: Path
     games: int = 0
-    contracts: int = 0
+    rows: int = 0
+    """Rows of the tables other than ``games`` (Trix: contracts)."""
     chunks: int = 0
+    checked: str = "the tables by the rules"
+    """What the game's check covered (its ``check_summary`` with the row count)."""
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -67,14 +62,15 @@ def check_run(out: Path | str) -> Audit:
     damage = damaged_chunks(out, meta)
     audit.problems += [str(d) for d in damage]
     bad = [d.chunk for d in damage]
+    game = game_of(meta)
     for chunk in meta["chunks"]:
         if chunk not in bad:
-            _check_chunk(out, chunk, audit)
+            _check_chunk(out, chunk, audit, game)
     _check_plan(meta, audit)
-    if meta.get("format") != FORMAT:
-        from trixsim.games.trix.verify import LIMITS
-
-        audit.notes.append(f"a run of format {meta.get('format')}: {LIMITS}")
+    audit.checked = game.check_summary.format(rows=audit.rows)
+    limits = getattr(game, "format_limits", {}).get(meta.get("format"))
+    if meta.get("format") != FORMAT and limits:
+        audit.notes.append(f"a run of format {meta.get('format')}: {limits}")
     return audit
 
 
@@ -83,11 +79,12 @@ def rule_damage(out: Path | str, meta: RunMeta, skip: list[Chunk] = ()) -> list[
     run.json, each with its first problem: what ``--resume`` plays again, so that a run
     whose checksums were made to match tampered tables is never called complete."""
     found = []
+    game = game_of(meta)
     for chunk in meta["chunks"]:
         if chunk in skip:
             continue
         audit = Audit(Path(out))
-        _check_chunk(Path(out), chunk, audit)
+        _check_chunk(Path(out), chunk, audit, game)
         if audit.problems:
             where = (f"chunk lineup {chunk['lineup']} games {chunk['start']}.."
                      f"{chunk['stop'] - 1}: ")
@@ -109,94 +106,36 @@ def _check_plan(meta: RunMeta, audit: Audit) -> None:
                            "not played yet (trixsim run --resume completes it)")
 
 
-def _check_chunk(out: Path, chunk: Chunk, audit: Audit) -> None:
-    """Read one chunk's tables and check them against the rules and run.json."""
+def _check_chunk(out: Path, chunk: Chunk, audit: Audit, game: Game) -> None:
+    """Read one chunk's tables and check them against run.json and the game's rules."""
     import pyarrow.parquet as pq
 
     where = (f"chunk lineup {chunk['lineup']} games {chunk['start']}..{chunk['stop'] - 1}")
-    c = pq.read_table(out / chunk["contracts_file"]).to_pandas()
-    g = pq.read_table(out / chunk["games_file"]).to_pandas()
+    tables = {t: pq.read_table(out / chunk[f"{t}_file"]).to_pandas()  # type: ignore[literal-required]
+              for t in game.table_schemas}
+    g = tables["games"]
     audit.chunks += 1
     audit.games += len(g)
-    audit.contracts += len(c)
-    if list(g.game) != list(range(chunk["start"], chunk["stop"])) or len(c) != chunk["contracts"]:
+    audit.rows += sum(len(t) for name, t in tables.items() if name != "games")
+    if list(g.game) != list(range(chunk["start"], chunk["stop"])):
         audit.problems.append(f"{where}: the tables hold other games or row counts than "
                               "run.json lists")
         return
-    game = c.game.to_numpy(np.int64)
-    number = c.number.to_numpy(np.int64)
-    points = c[[f"points_{s}" for s in range(4)]].to_numpy(np.int64)
-    totals = c[[f"totals_{s}" for s in range(4)]].to_numpy(np.int64)
-    final = g[[f"final_{s}" for s in range(4)]].to_numpy(np.int64)
-    played = g.contracts.to_numpy(np.int64)
-    row, what = _chain(game, number, points, totals, chunk["start"], final, played)
-    if row >= 0:
-        gid = int(game[row]) if what < 2 else chunk["start"] + row
-        audit.problems.append(f"{where}: game {gid}: {_WHAT[what]}")
+    rows = {t: int(chunk.get(t, 0)) for t in game.table_schemas  # type: ignore[misc]
+            if t != "games"}
+    problems = game.verify_tables(tables, chunk["start"], chunk["stop"], rows)
+    if problems:
+        audit.problems += [f"{where}: {line}" for line in problems]
         return
-    win, lose = winners_losers(final)
-    if not ((g[[f"winner_{s}" for s in range(4)]].to_numpy() == win).all()
-            and (g[[f"loser_{s}" for s in range(4)]].to_numpy() == lose).all()):
-        audit.problems.append(f"{where}: winners or losers do not match the final totals")
+    final = g[[f"{game.score_prefix}_{s}" for s in range(game.n_seats)]].to_numpy(np.int64)
+    win, lose = game.winners_losers(final)
+    if not ((g[[f"winner_{s}" for s in range(game.n_seats)]].to_numpy() == win).all()
+            and (g[[f"loser_{s}" for s in range(game.n_seats)]].to_numpy() == lose).all()):
+        audit.problems.append(f"{where}: winners or losers do not match the final scores")
     sums = (final.sum(axis=0).tolist(), win.sum(axis=0).tolist(), lose.sum(axis=0).tolist())
     if sums != (chunk["final_sum"], chunk["wins"], chunk["losses"]):
         audit.problems.append(f"{where}: the tables' sums differ from those run.json "
                               "recorded")
-    cols = {name: c[name].to_numpy() for name in c.columns if name != "contract"}
-    cols["contract"] = _contract_ids(c.contract)
-    for line in get_game().check_rows(cols, g.first_picker.to_numpy(np.int64),
-                                      chunk["start"]):
-        audit.problems.append(f"{where}: {line}")
-
-
-def _contract_ids(column: object) -> np.ndarray:
-    """A contract column (names, dictionary-encoded) as ids 0-6 (-1 for a name not known)."""
-    import pandas as pd
-
-    cat = pd.Categorical(column)
-    ids = np.array([CONTRACT_NAMES.index(x) if x in CONTRACT_NAMES else -1
-                    for x in cat.categories] + [-1], dtype=np.int64)
-    return ids[np.where(cat.codes < 0, len(cat.categories), cat.codes)]
-
-
-_WHAT = ("totals are not the previous totals plus the contract's points (1000 rule)",
-         "contracts out of order or the game goes on after it should have ended",
-         "ends before a total passed 1000 or 28 contracts were played",
-         "final totals or contract count differ from its last contract")
-
-
-@njit(cache=True)
-def _chain(game: np.ndarray, number: np.ndarray, points: np.ndarray, totals: np.ndarray,
-           first: int, final: np.ndarray, played: np.ndarray) -> tuple[int, int]:
-    """The first broken row and what is wrong with it (an index into _WHAT), or (-1, -1).
-    Rows are in (game, contract number) order, as every chunk file holds them."""
-    n_games = final.shape[0]
-    last = np.full(n_games, -1, dtype=np.int64)
-    for r in range(game.shape[0]):
-        k = game[r] - first
-        new_game = r == 0 or game[r] != game[r - 1]
-        if k < 0 or k >= n_games or number[r] != (1 if new_game else number[r - 1] + 1):
-            return r, 1
-        if not new_game:
-            for s in range(4):
-                if ends_game(totals[r - 1, s], 0):
-                    return r, 1
-        for s in range(4):
-            if totals[r, s] != add_points(0 if new_game else totals[r - 1, s], points[r, s]):
-                return r, 0
-        last[k] = r
-    for k in range(n_games):
-        r = last[k]
-        if r < 0 or number[r] != played[k]:
-            return k, 3
-        over = ends_game(0, number[r])
-        for s in range(4):
-            over |= ends_game(totals[r, s], 0)
-            if final[k, s] != totals[r, s]:
-                return k, 3
-        if not over:
-            return k, 2
-    return -1, -1
 
 
 __all__ = ["Audit", "check_run", "rule_damage"]

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
+from trixsim.choice import choose_uniform as choose_uniform  # re-exported
+
 Card = int
 """A card, 0..31 (suit * 8 + rank)."""
 CardMask = int
@@ -137,26 +139,6 @@ def nth_card(mask: int, n: int) -> int:
         m ^= low
         k += 1
     return -1
-
-
-@njit(cache=True)
-def choose_uniform(masks: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Per row, a card (or action bit) uniform among the mask's set bits, drawn from the
-    uint64 key's high half by multiply-high; -1 for an empty mask."""
-    out = np.empty(masks.shape[0], dtype=np.int64)
-    for i in range(masks.shape[0]):
-        m = np.int64(masks[i])
-        cnt = 0
-        x = m
-        while x != 0:
-            x &= x - 1
-            cnt += 1
-        if cnt == 0:
-            out[i] = -1
-        else:
-            r = np.int64(((keys[i] >> np.uint64(32)) * np.uint64(cnt)) >> np.uint64(32))
-            out[i] = nth_card(m, r)
-    return out
 
 
 def lowest_card(masks: np.ndarray) -> np.ndarray:

@@ -72,7 +72,8 @@ def _tournament(path: Path) -> Audit:
             continue
         audit.chunks += sub.chunks
         audit.games += sub.games
-        audit.contracts += sub.contracts
+        audit.rows += sub.rows
+        audit.checked = sub.checked
         audit.problems += [f"{name}: {p}" for p in sub.problems]
         audit.notes += [f"{name}: {n}" for n in sub.notes]
     return audit

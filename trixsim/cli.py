@@ -28,14 +28,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
                          "game."),
     "report": ("report", "Write PNG plots, report.md and index.html for the run folders "
                          "RUNS."),
-    "run": ("run", "Play games bot against bot and write per-contract and per-game tables."),
+    "run": ("run", "Play games bot against bot and write the game's outcome tables."),
     "serve": ("serve", "Serve web tables where people and bots play Trix in the browser."),
     "tournament": ("tournament", "Rank strategies by playing every pair of them on "
                                  "duplicate deals."),
     "tune": ("tune", "Tune a strategy's numeric parameters with SPSA on duplicate deals."),
-    "strategies": ("strategies", "List the available strategies: bundled ones and those "
-                                 "installed through the 'trixsim.strategies' entry point, "
-                                 "with their descriptions and parameters."),
+    "strategies": ("strategies", "List the strategies of a game (--game): bundled ones and "
+                                 "those installed through the 'trixsim.strategies' entry "
+                                 "point, with their descriptions and parameters."),
 }
 """Command name -> (its module in trixsim.commands, the first sentence of its help).
 

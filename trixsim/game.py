@@ -6,12 +6,33 @@ seat to act may do (every action, a forced pass included, so no caller special-c
 one), ``step`` applies one action per game, ``observe`` builds a seat's view, and
 ``why_illegal`` is the one place that explains a refusal, used by every error message.
 Actions are plain ints below ``n_actions``; a game's decisions are named, with the strategy
-method that answers each. Each rule set lives in its own package under ``trixsim.games``.
+method that answers each. Each rule set lives in its own package under ``trixsim.games``
+and is registered by name (``trixsim.games.get_game``).
+
+Beyond the rules, a game says what its callers need and nothing of it is assumed:
+
+- **results**: ``final_scores`` and ``winners_losers``, and ``higher_is_better``, the
+  direction every comparison, tuning and report names "better" in;
+- **outcome tables**: ``outcomes(batch, lineup).tables(state, specs)`` gives Arrow tables
+  named as in ``table_schemas`` (name -> column -> meaning); a ``games`` table, one row per
+  game with ``{score_prefix}_0..3`` and ``winner_0..3``/``loser_0..3``, is always among
+  them, and other tables list their row counts in run.json under their own name;
+- **verification**: ``verify_tables`` re-derives a chunk's tables by the rules (what
+  ``trixsim check`` asks);
+- **observations**: ``observation_fields`` (``legal`` and ``key`` always among them) and
+  ``describe_observation``, what strategies' ``observes`` are checked against;
+- **chance as input**: ``init`` takes a seed or the game's own chance object (one that
+  imposes deals), so records replay and search re-deals through the rules alone;
+- **events**: ``event_log()`` makes the buffer ``init``/``step`` fill, and
+  ``events_module`` holds ``decode(rows, game_ids)`` and ``visible_to(event, seat)``;
+- **records**: ``record_fields``, the per-game inputs besides the seed and game index a
+  record must keep to replay a game (Trix: its first picker; none for trump7).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
@@ -44,6 +65,21 @@ class Game(Protocol):
     n_seats: int
     n_actions: int
     decisions: tuple[Decision, ...]
+    higher_is_better: bool
+    """Score direction: True when the most points win (trump7), False when the fewest
+    do (Trix). Comparisons, tuning and reports name "better" by it."""
+    table_schemas: dict[str, dict[str, str]]
+    """The outcome tables by name, each column -> meaning (``games`` always present)."""
+    score_prefix: str
+    """The ``games`` table's final-score columns are ``{score_prefix}_0..3``."""
+    score_word: str
+    """What a final score is called in summaries (Trix: ``total``, trump7: ``points``)."""
+    observation_fields: tuple[str, ...]
+    """Every field an observation of this game offers (``legal`` and ``key`` included)."""
+    events_module: ModuleType
+    """Where ``decode(rows, game_ids)`` and ``visible_to(event, seat)`` live."""
+    record_fields: tuple[str, ...]
+    """Per-game columns of the ``games`` table a record keeps to replay a game."""
 
     def init(self, seed: Any, game_ids: Any, first_pickers: Any = None,
              events: Any = None) -> Any:
@@ -96,9 +132,46 @@ class Game(Protocol):
         (else None), feeding ``observer`` the same events as the stepwise loop."""
 
 
+    # -- results, tables, checks ---------------------------------------------------------
+
+    def final_scores(self, state: Any) -> np.ndarray:
+        """(B, n_seats) final scores of finished games."""
+
+    def winners_losers(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Boolean (B, n_seats) masks of each game's winners and losers (ties: all)."""
+
+    def outcomes(self, batch: int, lineup: int = 0) -> Any:
+        """An observer of one batch whose ``tables(state, specs)`` gives the outcome
+        tables (``table_schemas``) of the finished batch."""
+
+    def verify_tables(self, tables: dict[str, Any], start: int, stop: int,
+                      rows: dict[str, int]) -> list[str]:
+        """Problems (one line each, empty when none) of one chunk's tables (pandas
+        frames by name, games ``start .. stop - 1``; ``rows``: the row counts run.json
+        lists for tables other than ``games``), re-derived by the rules."""
+
+    def describe_observation(self) -> dict[str, str]:
+        """Every observation field with its meaning."""
+
+    def event_log(self) -> Any:
+        """A fresh buffer for the events ``init`` and ``step`` report."""
+
+
+def direction(game: Game) -> str:
+    """``higher`` or ``lower``: which scores are better in ``game``."""
+    return "higher" if game.higher_is_better else "lower"
+
+
+def better_sign(game: Game) -> int:
+    """+1 when higher scores are better in ``game``, -1 when lower are: a difference of
+    scores times this is positive for the better side."""
+    return 1 if game.higher_is_better else -1
+
+
 def mask_actions(mask: int) -> list[Action]:
     """The action ids set in one game's mask."""
     return [a for a in range(64) if (int(mask) >> a) & 1]
 
 
-__all__ = ["Action", "ActionMask", "Decision", "DecisionId", "Game", "Seat", "mask_actions"]
+__all__ = ["Action", "ActionMask", "Decision", "DecisionId", "Game", "Seat", "better_sign",
+           "direction", "mask_actions"]

@@ -15,7 +15,12 @@ command-line parameters::
 Names come from every module of the ``strategies`` package (each Strategy subclass that
 defines its own ``name``; modules starting with ``_`` are skipped), then from installed
 packages through the ``trixsim.strategies`` entry-point group (entry name = strategy
-name; bundled names take precedence). Parameters are checked against the strategy's
+name; bundled names take precedence). A strategy names its game (``Strategy.game``, a
+name of ``trixsim.games``; None for one that plays any game, as the uniform ``random``):
+two games may each have a strategy of the same name, and loading for a game finds that
+game's. A strategy loaded for a game is refused in one line when it plays another, when
+its ``observes`` names a field that game's observations lack, or when it answers a
+decision that game does not have. Parameters are checked against the strategy's
 declared ``params``: values are converted to the declared type, unknown names refused.
 Parameter values cannot contain ``,`` or ``:`` on the command line (use a TOML file).
 """
@@ -37,12 +42,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from trixsim.games.trix.observation import FIELDS
 from trixsim.strategy import Param, Strategy
 
 ENTRY_POINT_GROUP = "trixsim.strategies"
 BUNDLED_PACKAGE = "trixsim.strategies"
-METHODS = ("pick", "declare", "play", "place")
 
 
 class StrategyLoadError(ValueError):
@@ -76,10 +79,16 @@ class Spec:
 
 # ---------------------------------------------------------------- discovery
 
+def plays(cls: type[Strategy], game: str | None) -> bool:
+    """Whether strategies of ``cls`` may play ``game`` (None: any game)."""
+    return game is None or cls.game is None or cls.game == game
+
+
 @functools.cache
-def _bundled() -> tuple[dict[str, StrategyInfo], tuple[str, ...]]:
-    """Bundled strategies by name, and one-line errors of modules that failed to import."""
-    found: dict[str, StrategyInfo] = {}
+def _all_bundled() -> tuple[dict[tuple[str | None, str], StrategyInfo], tuple[str, ...]]:
+    """Bundled strategies by (game, name), and one-line errors of modules that failed to
+    import."""
+    found: dict[tuple[str | None, str], StrategyInfo] = {}
     errors: list[str] = []
     package = importlib.import_module(BUNDLED_PACKAGE)
     for mod in pkgutil.iter_modules(package.__path__, BUNDLED_PACKAGE + "."):
@@ -94,12 +103,26 @@ def _bundled() -> tuple[dict[str, StrategyInfo], tuple[str, ...]]:
             if "name" not in cls.__dict__:
                 continue
             target = f"{module.__name__}:{cls.__qualname__}"
-            if cls.name in found:
+            key = (cls.game, cls.name)
+            if key in found:
                 errors.append(f"strategy name {cls.name!r} is defined twice: "
-                              f"{found[cls.name].target} and {target}")
+                              f"{found[key].target} and {target}")
                 continue
-            found[cls.name] = StrategyInfo(cls.name, "bundled", target, cls)
-    return dict(sorted(found.items())), tuple(errors)
+            found[key] = StrategyInfo(cls.name, "bundled", target, cls)
+    return dict(sorted(found.items(), key=lambda kv: (kv[0][1], str(kv[0][0])))), \
+        tuple(errors)
+
+
+def _bundled(game: str | None = None) -> tuple[dict[str, StrategyInfo], tuple[str, ...]]:
+    """Bundled strategies that play ``game`` (None: every game) by name (a game's own
+    before a game-neutral one of the same name), and the import errors."""
+    infos, errors = _all_bundled()
+    out: dict[str, StrategyInfo] = {}
+    for (g, name), info in infos.items():
+        if info.cls is not None and plays(info.cls, game) and (g is not None
+                                                               or name not in out):
+            out[name] = info
+    return dict(sorted(out.items())), errors
 
 
 def _own_strategies(module: ModuleType) -> list[type[Strategy]]:
@@ -109,9 +132,9 @@ def _own_strategies(module: ModuleType) -> list[type[Strategy]]:
             and obj.__module__ == module.__name__]
 
 
-def bundled() -> dict[str, type[Strategy]]:
-    """Bundled strategy classes by name."""
-    return {n: i.cls for n, i in _bundled()[0].items() if i.cls is not None}
+def bundled(game: str | None = None) -> dict[str, type[Strategy]]:
+    """Bundled strategy classes that play ``game`` (None: any) by name."""
+    return {n: i.cls for n, i in _bundled(game)[0].items() if i.cls is not None}
 
 
 def _entry_points() -> dict[str, EntryPoint]:
@@ -131,16 +154,19 @@ def _load_entry_point(ep: EntryPoint) -> type[Strategy]:
     return check_class(obj, where)
 
 
-def names() -> list[str]:
-    """Every strategy name: bundled, then installed."""
-    out = list(_bundled()[0])
+def names(game: str | None = None) -> list[str]:
+    """Every strategy name of ``game`` (None: of any game): bundled, then installed."""
+    out = list(_bundled(game)[0])
     out += [n for n in sorted(_entry_points()) if n not in out]
     return out
 
 
-def available() -> list[StrategyInfo]:
-    """Every bundled and installed strategy, loaded (``error`` says why one cannot be)."""
-    infos, errors = _bundled()
+def available(game: str | None = None) -> list[StrategyInfo]:
+    """Every bundled and installed strategy that plays ``game`` (None: every one), loaded
+    (``error`` says why one cannot be)."""
+    infos, errors = _bundled(game)
+    if game is None:
+        infos = {f"{i.target}": i for i in _all_bundled()[0].values()}
     out = list(infos.values())
     out += [StrategyInfo("?", "bundled", BUNDLED_PACKAGE, None, e) for e in errors]
     for name, ep in sorted(_entry_points().items()):
@@ -149,7 +175,9 @@ def available() -> list[StrategyInfo]:
                                     "shadowed by the bundled strategy of the same name"))
             continue
         try:
-            out.append(StrategyInfo(name, "entry point", ep.value, _load_entry_point(ep)))
+            cls = _load_entry_point(ep)
+            if plays(cls, game):
+                out.append(StrategyInfo(name, "entry point", ep.value, cls))
         except StrategyLoadError as exc:
             out.append(StrategyInfo(name, "entry point", ep.value, None, str(exc)))
     return out
@@ -157,32 +185,95 @@ def available() -> list[StrategyInfo]:
 
 # ---------------------------------------------------------------- classes
 
-def check_class(obj: object, where: str) -> type[Strategy]:
-    """``obj`` if it is a well-formed Strategy subclass, else StrategyLoadError."""
+def check_class(obj: object, where: str, game: str | None = None) -> type[Strategy]:
+    """``obj`` if it is a well-formed Strategy subclass that can play ``game`` (None: not
+    checked against a game), else StrategyLoadError."""
     if not (isinstance(obj, type) and issubclass(obj, Strategy)):
         what = f"class {obj.__name__}" if isinstance(obj, type) else type(obj).__name__
         raise StrategyLoadError(
             f"{where} is not a Strategy subclass ({what}); a one-game bot must be wrapped "
             f"with trixsim.adapter.adapt or subclass trixsim.adapter.PerGameStrategy")
-    for method in METHODS:
-        if not callable(getattr(obj, method, None)):
-            raise StrategyLoadError(f"{where}: method {method!r} is not callable")
+    for method in _decision_methods():
+        if method in vars(obj) or hasattr(Strategy, method):
+            if not callable(getattr(obj, method, None)):
+                raise StrategyLoadError(f"{where}: method {method!r} is not callable")
     params = obj.params
     if not isinstance(params, dict) or not all(
             isinstance(k, str) and isinstance(p, Param) for k, p in params.items()):
         raise StrategyLoadError(f"{where}: `params` must map names to Param(default, doc)")
-    if obj.observes is not None:
-        unknown = sorted(set(obj.observes) - set(FIELDS))
+    if game is not None:
+        check_game(obj, where, game)
+    elif obj.observes is not None:  # no game named: a field no game offers is still wrong
+        fields = _all_fields()
+        unknown = sorted(set(obj.observes) - fields)
         if unknown:
             raise StrategyLoadError(f"{where}: `observes` names unknown observation fields "
-                                    f"{', '.join(unknown)} (fields: {', '.join(FIELDS)})")
+                                    f"{', '.join(unknown)} (fields of any game: "
+                                    f"{', '.join(sorted(fields))})")
     return obj
+
+
+def _all_fields() -> set[str]:
+    """Every observation field of every registered game."""
+    from trixsim.games import game_names, get_game
+
+    out: set[str] = set()
+    for name in game_names():
+        try:
+            out |= set(get_game(name).observation_fields)
+        except ValueError:
+            continue
+    return out
+
+
+def _decision_methods() -> set[str]:
+    """The strategy method names of every registered game's decisions."""
+    from trixsim.games import game_names, get_game
+
+    out: set[str] = set()
+    for name in game_names():
+        try:
+            out |= {d.method for d in get_game(name).decisions}
+        except ValueError:  # a registered game that fails to load: not ours to judge here
+            continue
+    return out
+
+
+def check_game(cls: type[Strategy], where: str, game: str) -> None:
+    """StrategyLoadError (one line) unless ``cls`` can play ``game``: its tag, the decision
+    methods it defines and the observation fields it reads."""
+    from trixsim.games import UnknownGameError, get_game
+
+    try:
+        rules = get_game(game)
+    except UnknownGameError as exc:
+        raise StrategyLoadError(str(exc)) from None
+    if cls.game is not None and cls.game != game:
+        raise StrategyLoadError(f"{where} plays {cls.game}, not {game} (strategies of "
+                                f"{game}: trixsim strategies --game {game})")
+    own = {d.method for d in rules.decisions}
+    foreign = sorted(m for m in _decision_methods() - own
+                     if any(m in vars(c) for c in cls.__mro__ if c is not Strategy
+                            and c is not object))
+    if foreign:
+        raise StrategyLoadError(
+            f"{where} answers decision(s) {', '.join(foreign)}, which {game} does not have "
+            f"(its decisions: {', '.join(sorted(own))}): a strategy of another game?")
+    if cls.observes is not None:
+        fields = tuple(rules.observation_fields)
+        unknown = sorted(set(cls.observes) - set(fields))
+        if unknown:
+            raise StrategyLoadError(f"{where}: `observes` names unknown observation fields "
+                                    f"{', '.join(unknown)} (fields of {game}: "
+                                    f"{', '.join(fields)})")
 
 
 def _check_methods(strategy: Strategy, where: str) -> None:
     """Each decision method must accept exactly one observation."""
-    for method in METHODS:
-        fn = getattr(strategy, method)
+    for method in sorted(_decision_methods()):
+        fn = getattr(strategy, method, None)
+        if fn is None:
+            continue
         try:
             sig = inspect.signature(fn)
         except (TypeError, ValueError):
@@ -252,7 +343,8 @@ def _import_file(path: Path) -> ModuleType:
     return module
 
 
-def _attr(module: ModuleType, attr: str, where: str) -> type[Strategy]:
+def _attr(module: ModuleType, attr: str, where: str,
+          game: str | None = None) -> type[Strategy]:
     """A named class of the module, or its only Strategy subclass when ``attr`` is empty."""
     if attr:
         obj: Any = module
@@ -260,29 +352,41 @@ def _attr(module: ModuleType, attr: str, where: str) -> type[Strategy]:
             if not hasattr(obj, part):
                 raise StrategyLoadError(f"{where}: no {attr!r} in module {module.__name__}")
             obj = getattr(obj, part)
-        return check_class(obj, where)
+        return check_class(obj, where, game)
     own = _own_strategies(module)
     if len(own) != 1:
         listed = ", ".join(c.__name__ for c in own) or "none"
         raise StrategyLoadError(f"{where}: name the class as FILE:CLASS (Strategy subclasses "
                                 f"defined there: {listed})")
-    return check_class(own[0], where)
+    return check_class(own[0], where, game)
 
 
-def find_class(target: str) -> type[Strategy]:
-    """The class a name, file path (``x.py[:Class]``) or import path (``pkg.mod:Class``) names."""
+def find_class(target: str, game: str | None = None) -> type[Strategy]:
+    """The class a name, file path (``x.py[:Class]``) or import path (``pkg.mod:Class``)
+    names, checked to play ``game`` (None: not checked; a name two games share is then
+    refused as ambiguous)."""
     target = target.strip()
     path, colon, attr = target.rpartition(":")
     if not colon or "/" in attr or "\\" in attr:
         path, attr = target, ""
+    where = f"strategy {target!r}"
     if path.endswith(".py"):
-        return _attr(_import_file(Path(path)), attr, f"strategy {target!r}")
-    infos = _bundled()[0]
+        return _attr(_import_file(Path(path)), attr, where, game)
+    infos = _bundled(game)[0]
     if target in infos:
-        return infos[target].cls  # type: ignore[return-value]
+        if game is None:
+            games = sorted(str(g) for (g, n) in _all_bundled()[0] if n == target)
+            if len(games) > 1:
+                raise StrategyLoadError(f"strategy {target!r} exists for several games "
+                                        f"({', '.join(games)}): name the game (--game)")
+        return check_class(infos[target].cls, where, game)
     eps = _entry_points()
     if target in eps:
-        return _load_entry_point(eps[target])
+        return check_class(_load_entry_point(eps[target]), where, game)
+    other = sorted({str(g) for (g, n) in _all_bundled()[0] if n == target})
+    if other and game is not None:
+        raise StrategyLoadError(f"strategy {target!r} plays {', '.join(other)}, not {game} "
+                                f"(strategies of {game}: {', '.join(names(game))})")
     if attr and (path in infos or path in eps):
         raise StrategyLoadError(f"parameter {attr!r} of {path!r} is not key=value")
     if attr:
@@ -294,11 +398,11 @@ def find_class(target: str) -> type[Strategy]:
         except Exception as exc:
             raise StrategyLoadError(f"strategy {target!r}: module {path!r} failed to import: "
                                     f"{type(exc).__name__}: {exc}") from None
-        return _attr(module, attr, f"strategy {target!r}")
-    known = ", ".join(names()) or "none"
+        return _attr(module, attr, where, game)
+    known = ", ".join(names(game)) or "none"
     broken = _bundled()[1]
     hint = f"; {broken[0]}" if broken else ""
-    close = difflib.get_close_matches(target, names(), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(target, names(game), n=1, cutoff=0.6)
     mean = f"; did you mean {close[0]!r}?" if close else ""
     raise StrategyLoadError(f"unknown strategy {target!r}{mean} (available: {known}; or give "
                             f"path/to/file.py:Class or package.module:Class){hint}")
@@ -428,8 +532,9 @@ def build(cls: type[Strategy], values: dict[str, Any], who: str) -> Strategy:
     return strategy
 
 
-def load_strategy(spec: str) -> Strategy:
-    """A strategy instance from a spec; StrategyLoadError with a one-line reason.
+def load_strategy(spec: str, game: str | None = None) -> Strategy:
+    """A strategy instance from a spec, checked to play ``game`` (None: not checked);
+    StrategyLoadError with a one-line reason.
 
     The instance's ``spec`` attribute keeps the spec it was loaded from.
     """
@@ -448,13 +553,14 @@ def load_strategy(spec: str) -> Strategy:
                                     f"{named!r}, not {target!r}")
     assert target is not None
     values = {**values, **parsed.params}
-    strategy = build(find_class(target), values, target)
+    strategy = build(find_class(target, game), values, target)
     strategy.spec = spec.strip()  # type: ignore[attr-defined]
     return strategy
 
 
-def load_seats(specs: str) -> list[Strategy]:
-    """Four strategies from a comma-separated list of four specs (or one spec for all).
+def load_seats(specs: str, game: str | None = None) -> list[Strategy]:
+    """Four strategies of ``game`` (None: not checked against a game) from a
+    comma-separated list of four specs (or one spec for all).
 
     Identical specs share one instance, so the engine asks it once for all its seats.
     """
@@ -464,7 +570,7 @@ def load_seats(specs: str) -> list[Strategy]:
     if len(parts) != 4:
         raise StrategyLoadError(f"need 1 or 4 strategies, got {len(parts)}: {specs!r}")
     cache: dict[str, Strategy] = {}
-    return [cache.setdefault(p, load_strategy(p)) if p not in cache else cache[p]
+    return [cache.setdefault(p, load_strategy(p, game)) if p not in cache else cache[p]
             for p in parts]
 
 

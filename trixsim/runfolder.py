@@ -1,8 +1,9 @@
-"""The run folder format (``trixsim-run/2``): run.json, chunk files, and their verification.
+"""The run folder format (``trixsim-run/3``): run.json, chunk files, and their verification.
 
-A run folder holds ``run.json`` (settings, plan, finished chunks), ``contracts/`` and
-``games/`` (one Parquet file per finished chunk), ``run.log`` and this tool's marker and
-lock (see ``trixsim.folders``). Each finished chunk is listed with its files, row counts,
+A run folder holds ``run.json`` (its game, settings, plan, finished chunks), one folder
+per outcome table of the game (Trix: ``contracts/`` and ``games/``; trump7: ``games/``)
+with one Parquet file per finished chunk, ``run.log`` and this tool's marker and lock
+(see ``trixsim.folders``). Each finished chunk is listed with its files, row counts,
 byte sizes and SHA-256 digests taken when it was written, so that a reader can trust a
 listed chunk only after checking it, and can refuse any table file the run did not list.
 This module is the run store: the only one that reads or writes run.json (every command
@@ -22,12 +23,17 @@ from typing import Any, TypedDict
 
 from trixsim.folders import write_atomic
 
-FORMAT = "trixsim-run/2"
-"""Format 2 added the cards each seat took and the last trick's taker to the contracts
-table (what ``trixsim check`` needs to re-derive every contract's points)."""
-FORMATS = ("trixsim-run/1", FORMAT)
-"""Formats this version reads; a resumed format-1 run goes on writing format-1 chunks."""
+FORMAT = "trixsim-run/3"
+"""Format 3 names the run's game (``game``); its chunks list one file per table of that
+game. Format 2 added the cards each seat took and the last trick's taker to Trix's
+contracts table (what ``trixsim check`` needs to re-derive every contract's points)."""
+FORMATS = ("trixsim-run/1", "trixsim-run/2", FORMAT)
+"""Formats this version reads (1 and 2 are Trix runs); a resumed run goes on writing
+chunks of its own format."""
+LEGACY_GAME = "trix"
+"""The game of run folders written before run.json named one (formats 1 and 2)."""
 TABLES = ("contracts", "games")
+"""Trix's tables (formats 1 and 2); a format-3 run's are its game's (``tables_of``)."""
 _TMP = re.compile(r"^\.tmp-")
 
 
@@ -38,9 +44,11 @@ class Chunk(TypedDict, total=False):
     lineup: int
     start: int
     stop: int
-    contracts_file: str
     games_file: str
+    """One ``{table}_file`` per table of the game (Trix also ``contracts_file``)."""
+    contracts_file: str
     contracts: int
+    """Rows of each table other than ``games`` under the table's name (Trix: contracts)."""
     seconds: float
     final_sum: list[float]
     final_sq: list[float]
@@ -69,6 +77,7 @@ class RunMeta(TypedDict, total=False):
     finished chunks; ``compare`` only in comparison folders."""
 
     format: str
+    game: str
     version: str
     command: list[str]
     seed: int
@@ -87,12 +96,14 @@ class RunMeta(TypedDict, total=False):
     compare: CompareSettings
 
 
-def new_meta(*, version: str, command: list[str], seed: int, games: int, first_game: int,
-             batch_size: int, workers: int, rotate: bool, requested_lineups: list[str],
-             lineups: list[str], strategies: dict[str, dict[str, Any]],
-             plan: list[list[int]], compare: CompareSettings | None = None) -> RunMeta:
-    """The run.json of a new run: nothing played yet."""
-    meta = RunMeta(format=FORMAT, version=version, command=command, seed=seed, games=games,
+def new_meta(*, game: str, version: str, command: list[str], seed: int, games: int,
+             first_game: int, batch_size: int, workers: int, rotate: bool,
+             requested_lineups: list[str], lineups: list[str],
+             strategies: dict[str, dict[str, Any]], plan: list[list[int]],
+             compare: CompareSettings | None = None) -> RunMeta:
+    """The run.json of a new run of ``game``: nothing played yet."""
+    meta = RunMeta(format=FORMAT, game=game, version=version, command=command, seed=seed,
+                   games=games,
                    first_game=first_game, batch_size=batch_size, workers=workers,
                    rotate=rotate, requested_lineups=requested_lineups, lineups=lineups,
                    strategies=strategies, plan=plan, chunks=[], complete=False, seconds=0.0)
@@ -111,6 +122,33 @@ def compare_settings(out: Path | str) -> CompareSettings:
 
 class RunFolderError(ValueError):
     """A folder that is not a (readable) run folder."""
+
+
+def game_name(meta: RunMeta) -> str:
+    """The name of the game a run plays (Trix for folders that predate ``game``)."""
+    return str(meta.get("game", LEGACY_GAME))
+
+
+def game_of(meta: RunMeta) -> Any:
+    """The ``Game`` a run plays; RunFolderError when it is not registered here."""
+    from trixsim.games import UnknownGameError, get_game
+
+    try:
+        return get_game(game_name(meta))
+    except UnknownGameError as exc:
+        raise RunFolderError(f"run of {exc}") from None
+
+
+def tables_of(meta: RunMeta) -> tuple[str, ...]:
+    """The outcome tables a run's chunks hold, in file order."""
+    if meta.get("format") != FORMAT:
+        return TABLES
+    return tuple(sorted(game_of(meta).table_schemas))
+
+
+def chunk_tables(chunk: Chunk) -> tuple[str, ...]:
+    """The tables a listed chunk has files for."""
+    return tuple(sorted(k[:-5] for k in chunk if k.endswith("_file")))
 
 
 def chunk_name(lineup: int, start: int) -> str:
@@ -200,18 +238,22 @@ def read_run(out: Path | str) -> RunMeta:
     for key in ("seed", "games", "first_game", "lineups", "plan", "chunks"):
         if key not in meta:
             raise RunFolderError(f"{path}: missing {key!r}")
+    if meta["format"] == FORMAT and not isinstance(meta.get("game"), str):
+        raise RunFolderError(f"{path}: missing 'game'")
+    tables = tables_of(meta)
     for chunk in meta["chunks"]:
-        _check_entry(path, chunk)
+        _check_entry(path, chunk, tables)
     return meta
 
 
-def _check_entry(path: Path, chunk: Any) -> None:
-    """A chunk entry names exactly its own files (a tampered run.json cannot point a
-    reader at a file outside the run)."""
+def _check_entry(path: Path, chunk: Any, tables: tuple[str, ...]) -> None:
+    """A chunk entry names exactly its own files, one per table of the run's game (a
+    tampered run.json cannot point a reader at a file outside the run)."""
     try:
-        ok = all(chunk[f"{t}_file"] == chunk_file(t, chunk["lineup"], chunk["start"])
-                 for t in TABLES)
-    except (KeyError, TypeError):
+        ok = chunk_tables(chunk) == tables and all(
+            chunk[f"{t}_file"] == chunk_file(t, chunk["lineup"], chunk["start"])
+            for t in tables)
+    except (KeyError, TypeError, AttributeError):
         ok = False
     if not ok:
         raise RunFolderError(f"{path}: malformed chunk entry {json.dumps(chunk)[:80]}")
@@ -232,7 +274,7 @@ class Damage:
 
 def verify_chunk(out: Path, chunk: Chunk) -> str | None:
     """Why a listed chunk cannot be trusted (missing, size, checksum, row count), or None."""
-    for table in TABLES:
+    for table in chunk_tables(chunk):
         rel = chunk[f"{table}_file"]
         path = Path(out) / rel
         if not path.is_file():
@@ -246,7 +288,7 @@ def verify_chunk(out: Path, chunk: Chunk) -> str | None:
                 return f"{rel} does not match the checksum recorded when it was written"
             continue
         rows = _rows(path)  # listed before checksums were recorded: count its rows
-        want = chunk["contracts"] if table == "contracts" else chunk["stop"] - chunk["start"]
+        want = chunk["stop"] - chunk["start"] if table == "games" else chunk.get(table, -1)
         if rows is None:
             return f"{rel} is not a readable Parquet file"
         if rows != want:
@@ -279,11 +321,12 @@ def unlisted_files(out: Path, meta: RunMeta, planned_too: bool = False) -> list[
     """Files in the table folders that run.json does not list (temporary files of
     interrupted writes aside). With ``planned_too``, files named after a planned but
     unfinished chunk (which a resume overwrites) are not counted."""
-    listed = {c[f"{t}_file"] for c in meta["chunks"] for t in TABLES}
+    tables = tables_of(meta)
+    listed = {c[f"{t}_file"] for c in meta["chunks"] for t in tables}
     if planned_too:
-        listed |= {chunk_file(t, lu, a) for lu, a, _ in meta["plan"] for t in TABLES}
+        listed |= {chunk_file(t, lu, a) for lu, a, _ in meta["plan"] for t in tables}
     found = []
-    for table in TABLES:
+    for table in tables:
         folder = Path(out) / table
         if not folder.is_dir():
             continue
@@ -294,16 +337,18 @@ def unlisted_files(out: Path, meta: RunMeta, planned_too: bool = False) -> list[
     return found
 
 
-def remove_temp_files(out: Path) -> None:
-    """Delete the temporary chunk files of interrupted writes (this tool's own names)."""
-    for table in TABLES:
+def remove_temp_files(out: Path, tables: tuple[str, ...] = TABLES) -> None:
+    """Delete the temporary chunk files of interrupted writes (this tool's own names) in
+    the folders of ``tables``."""
+    for table in tables:
         folder = Path(out) / table
         if folder.is_dir():
             for f in folder.glob(".tmp-*.parquet"):
                 f.unlink(missing_ok=True)
 
 
-__all__ = ["FORMAT", "FORMATS", "TABLES", "Chunk", "CompareSettings", "Damage", "RunFolderError",
+__all__ = ["FORMAT", "FORMATS", "LEGACY_GAME", "TABLES", "Chunk", "chunk_tables", "game_name",
+           "game_of", "tables_of", "CompareSettings", "Damage", "RunFolderError",
            "RunMeta", "chunk_file", "chunk_name", "compare_settings", "damaged_chunks",
            "data_digest", "digest", "encode_table", "list_chunk", "new_meta", "place_chunk",
            "read_run", "remove_temp_files", "temp_file", "unlisted_files", "verify_chunk",

@@ -1,9 +1,10 @@
 """Play many games in parallel processes and write the outcome tables as Parquet datasets.
 
 A run plays every game index ``first_game .. first_game + games - 1`` once per lineup (a
-seating of four strategy specs) on the same deals. The work is cut into chunks of
-consecutive game indices of one lineup; each worker process plays a chunk and writes its
-own Parquet files (``contracts/`` and ``games/``), named so that reading a dataset in file
+seating of four strategy specs) on the same deals, of the game run.json names. The work is
+cut into chunks of consecutive game indices of one lineup; each worker process plays a
+chunk and writes its own Parquet files (one per outcome table of the game: Trix's
+``contracts/`` and ``games/``, trump7's ``games/``), named so that reading a dataset in file
 order gives the rows in (lineup, game, contract) order; a worker on another machine (a
 Dask cluster, see ``trixsim.backend``) sends the files' bytes back and the main process
 writes them. A chunk is a pure function of (seed, lineup, game range), so the tables are
@@ -14,6 +15,7 @@ so an interrupted run keeps what it finished and ``resume`` completes the rest.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -29,7 +31,6 @@ import numpy as np
 from trixsim import __version__
 from trixsim.cutpoints import cut
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
-from trixsim.games import get_game
 from trixsim.loading import load_seats, split_specs
 from trixsim.pool import (
     Backend,
@@ -42,7 +43,6 @@ from trixsim.pool import (
 )
 from trixsim.runfolder import (
     FORMAT,
-    TABLES,
     Chunk,
     CompareSettings,
     Damage,
@@ -50,14 +50,17 @@ from trixsim.runfolder import (
     RunMeta,
     chunk_file,
     chunk_name,
+    chunk_tables,
     damaged_chunks,
     data_digest,
     encode_table,
+    game_name,
     list_chunk,
     new_meta,
     place_chunk,
     read_run,
     remove_temp_files,
+    tables_of,
     temp_file,
     unlisted_files,
     write_run_json,
@@ -66,6 +69,8 @@ from trixsim.sim import play_batch
 from trixsim.warmup import Notice, warm_up
 
 log = logging.getLogger("trixsim.run")
+LEGACY_FORMAT = "trixsim-run/1"
+"""Runs of this format go on writing chunks without the columns format 2 added."""
 
 
 class RunError(RuntimeError):
@@ -79,6 +84,8 @@ class RunConfig:
     games: int
     seed: int
     lineups: tuple[str, ...]
+    game: str = field(kw_only=True)
+    """The registered name of the game played (``trixsim.games.get_game``)."""
     batch_size: int = 10_000
     workers: int = 1
     first_game: int = 0
@@ -124,40 +131,40 @@ _SEATS_CACHE: dict[str, list] = {}
 _LOG_FORMAT = "%(asctime)s %(processName)s %(message)s"
 
 
-def _seats(specs: list[str]) -> list:
-    key = "\x00".join(specs)
+def _seats(specs: list[str], game: str) -> list:
+    key = game + "\x00" + "\x00".join(specs)
     if key not in _SEATS_CACHE:
-        _SEATS_CACHE[key] = load_seats(",".join(specs))
+        _SEATS_CACHE[key] = load_seats(",".join(specs), game)
     return _SEATS_CACHE[key]
 
 
 def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
-               legacy: bool = False) -> Chunk:
-    """Play one chunk; returns its run.json entry (sums, sizes, checksums) with the bytes
-    of its two Parquet files under ``_data``, for the main process to write (a worker on
-    another machine). The same chunk gives the same bytes wherever it is played.
-    ``legacy``: a chunk of a format-1 run, without the columns format 2 added."""
+               legacy: bool = False, *, game: str) -> Chunk:
+    """Play one chunk of ``game``; returns its run.json entry (sums, sizes, checksums) with
+    the bytes of its Parquet files (one per table of the game) under ``_data``, for the
+    main process to write (a worker on another machine). The same chunk gives the same
+    bytes wherever it is played. ``legacy``: a chunk of a format-1 (Trix) run, without the
+    columns format 2 added (the game's ``legacy_tables`` drops them)."""
+    from trixsim.games import get_game
+
     t0 = time.perf_counter()
-    game = get_game()
-    outcomes = game.outcomes(stop - start, lineup)
-    st = play_batch(_seats(specs), seed, range(start, stop), observer=outcomes, game=game)
+    rules = get_game(game)
+    outcomes = rules.outcomes(stop - start, lineup)
+    st = play_batch(_seats(specs, game), seed, range(start, stop), observer=outcomes,
+                    game=rules)
     tables = outcomes.tables(st, specs)
     if legacy:
-        from trixsim.games.trix.outcomes import LEGACY_COLUMNS
-
-        c = tables["contracts"]
-        tables["contracts"] = c.drop_columns([n for n in LEGACY_COLUMNS if n in c.column_names])
-    data = {table: encode_table(tables[table]) for table in TABLES}
-    scores = game.final_scores(st)
+        tables = rules.legacy_tables(tables)
+    data = {table: encode_table(tables[table]) for table in sorted(rules.table_schemas)}
+    scores = rules.final_scores(st)
     final = scores.astype(np.float64)
-    win, lose = game.winners_losers(scores)
+    win, lose = rules.winners_losers(scores)
     seconds = time.perf_counter() - t0
-    n_contracts = tables["contracts"].num_rows
-    log.info("lineup %d games %d..%d: %d contracts in %.2f s", lineup, start, stop - 1,
-             n_contracts, seconds)
-    return Chunk(lineup=lineup, start=start, stop=stop,
-                 contracts_file=chunk_file("contracts", lineup, start),
-                 games_file=chunk_file("games", lineup, start), contracts=n_contracts,
+    rows = {t: tables[t].num_rows for t in data if t != "games"}
+    log.info("lineup %d games %d..%d: %s in %.2f s", lineup, start, stop - 1,
+             _rows_text(rows, stop - start), seconds)
+    files = {f"{t}_file": chunk_file(t, lineup, start) for t in data}
+    return Chunk(lineup=lineup, start=start, stop=stop, **files, **rows,  # type: ignore[typeddict-item]
                  seconds=round(seconds, 3), final_sum=final.sum(axis=0).tolist(),
                  final_sq=(final ** 2).sum(axis=0).tolist(),
                  wins=win.sum(axis=0).tolist(), losses=lose.sum(axis=0).tolist(),
@@ -165,14 +172,19 @@ def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
                  sha256={t: data_digest(b) for t, b in data.items()}, _data=data)
 
 
+def _rows_text(rows: dict[str, int], games: int) -> str:
+    """``1234 contracts`` (rows of the tables besides games), or ``N games``."""
+    return ", ".join(f"{n} {t}" for t, n in rows.items()) or f"{games} games"
+
+
 def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-               stop: int, legacy: bool = False) -> Chunk:
+               stop: int, legacy: bool = False, *, game: str) -> Chunk:
     """Play one chunk and write its two Parquet files into the run folder under temporary
     names; returns its run.json entry (with the temporary paths, sizes and checksums). The
     main process renames the files into place when it lists the chunk, so a file under a
     chunk's own name is always a listed one. In a worker, nothing is written once the
     main process is gone."""
-    entry = chunk_data(seed, lineup, specs, start, stop, legacy)
+    entry = chunk_data(seed, lineup, specs, start, stop, legacy, game=game)
     temps: dict[str, str] = {}
     for table, blob in entry.pop("_data").items():
         if main_process_gone():
@@ -231,8 +243,11 @@ class StrategyStats:
 class RunSummary:
     """What a run measured: per-strategy results and throughput."""
 
+    game: str = ""
+    """The registered name of the game played."""
     games: int = 0
-    contracts: int = 0
+    rows: int = 0
+    """Rows of the tables besides ``games`` (Trix: contracts)."""
     seconds: float = 0.0
     strategies: dict[str, StrategyStats] = field(default_factory=dict)
 
@@ -240,7 +255,8 @@ class RunSummary:
         """Fold one finished chunk in."""
         n = chunk["stop"] - chunk["start"]
         self.games += n
-        self.contracts += chunk["contracts"]
+        self.rows += sum(int(chunk.get(t, 0)) for t in chunk_tables(chunk)  # type: ignore[misc]
+                         if t != "games")
         for s, spec in enumerate(lineup):
             st = self.strategies.setdefault(spec, StrategyStats(spec))
             st.seatings += n
@@ -259,8 +275,9 @@ class RunWriter:
         self.out = Path(out)
         self.meta = meta
         self.lock = lock
+        self.game = game_name(meta)
         self.lineups = [split_specs(line) for line in meta["lineups"]]
-        self.summary = RunSummary()
+        self.summary = RunSummary(game=self.game)
         self.repaired: list[Damage] = []
         for c in meta["chunks"]:
             self.summary.add(c, self.lineups[c["lineup"]])
@@ -271,17 +288,21 @@ class RunWriter:
                compare: CompareSettings | None = None) -> RunWriter:
         """A new run folder for ``cfg`` (an existing one is replaced only when ``force``
         and this tool created it); appears whole, with its run.json, or not at all."""
+        from trixsim.games import get_game
+
         lineups = expand_lineups(cfg.lineups, cfg.rotate)
-        strategies = _describe(lineups)  # loads every lineup: bad specs fail before writing
+        rules = get_game(cfg.game)
+        strategies = _describe(lineups, cfg.game)  # loads every lineup: bad specs fail first
         jobs = plan(cfg, len(lineups))
-        meta = new_meta(version=__version__, command=command or sys.argv, seed=cfg.seed,
+        meta = new_meta(game=cfg.game, version=__version__, command=command or sys.argv,
+                        seed=cfg.seed,
                         games=cfg.games, first_game=cfg.first_game,
                         batch_size=cfg.batch_size, workers=cfg.workers, rotate=cfg.rotate,
                         requested_lineups=list(cfg.lineups),
                         lineups=[",".join(seats) for seats in lineups],
                         strategies=strategies, plan=[list(j) for j in jobs], compare=compare)
         with create_folder(Path(out), kind, force) as (tmp, lock):
-            for table in TABLES:
+            for table in sorted(rules.table_schemas):
                 (tmp / table).mkdir()
             write_run_json(tmp, meta)
         writer = cls(Path(out), meta, lock)
@@ -312,7 +333,7 @@ class RunWriter:
             if foreign:
                 raise RunFolderError(f"{out}/{foreign[0]} is not listed in run.json: not "
                                      "resuming a folder holding files of another run")
-            remove_temp_files(out)
+            remove_temp_files(out, tables_of(meta))
             damage = damaged_chunks(out, meta)
             from trixsim.audit import rule_damage  # numba: only when resuming
 
@@ -337,7 +358,8 @@ class RunWriter:
 
     def extend(self, games: int, workers: int = 1, batch_size: int = 10_000) -> None:
         """Plan ``games`` more deals for every lineup, after the planned ones."""
-        cfg = RunConfig(games=games, seed=self.meta["seed"], lineups=(), workers=workers,
+        cfg = RunConfig(games=games, seed=self.meta["seed"], lineups=(), game=self.game,
+                        workers=workers,
                         batch_size=batch_size,
                         first_game=self.meta["first_game"] + self.meta["games"])
         self.meta["plan"] += [list(j) for j in plan(cfg, len(self.lineups))]
@@ -376,7 +398,7 @@ class RunWriter:
         reported to ``notice``); ``play`` does it too, so calling it is optional."""
         todo = self.todo()
         if todo:
-            warm_up(self.lineups[todo[0][0]], self.meta["seed"], notice)
+            warm_up(self.lineups[todo[0][0]], self.meta["seed"], self.game, notice)
 
     def close(self) -> None:
         """Release the folder's lock."""
@@ -392,9 +414,11 @@ class RunWriter:
                   remote: bool = False) -> None:
         """Put a chunk's files in place and list it in run.json."""
         if remote:  # its worker's log stays on its machine: log it here
-            log.info("lineup %d games %d..%d: %d contracts in %.2f s (on the cluster)",
-                     chunk["lineup"], chunk["start"], chunk["stop"] - 1, chunk["contracts"],
-                     chunk["seconds"])
+            rows = {t: int(chunk.get(t, 0)) for t in chunk_tables(chunk)  # type: ignore[misc]
+                    if t != "games"}
+            log.info("lineup %d games %d..%d: %s in %.2f s (on the cluster)",
+                     chunk["lineup"], chunk["start"], chunk["stop"] - 1,
+                     _rows_text(rows, chunk["stop"] - chunk["start"]), chunk["seconds"])
         placed = place_chunk(self.out, chunk)
         cut("chunk placed")
         list_chunk(self.out, self.meta, placed)
@@ -410,13 +434,13 @@ class RunWriter:
         if not todo:
             return
         specs = sorted({s for lu, _, _ in todo for s in self.lineups[lu]})
-        legacy = self.meta.get("format") != FORMAT  # a format-1 run stays format 1
+        legacy = self.meta.get("format") == LEGACY_FORMAT  # a format-1 run stays format 1
         if backend.shared:
             jobs = [(out, seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
-            fn: Callable[..., Chunk] = play_chunk
+            fn: Callable[..., Chunk] = functools.partial(play_chunk, game=self.game)
         else:  # the workers cannot see the folder: they send the files' bytes
             jobs = [(seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
-            fn = chunk_data
+            fn = functools.partial(chunk_data, game=self.game)
         try:
             backend.map_unordered(
                 fn, jobs, lambda chunk: self._finished(chunk, progress, backend.remote),
@@ -437,12 +461,12 @@ def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
         return writer.play(cfg.workers, cfg.start_method, progress, backend=backend)
 
 
-def _describe(lineups: list[list[str]]) -> dict[str, dict[str, Any]]:
+def _describe(lineups: list[list[str]], game: str) -> dict[str, dict[str, Any]]:
     """Each distinct spec with its strategy name and full parameter values (the lineups
     are loaded into the process's cache, where this process's chunks find them)."""
     out: dict[str, dict[str, Any]] = {}
     for seats in lineups:
-        for spec, strategy in zip(seats, _seats(seats), strict=True):
+        for spec, strategy in zip(seats, _seats(seats, game), strict=True):
             out[spec] = {"name": strategy.name, "class": type(strategy).__qualname__,
                          "params": {k: getattr(strategy, k) for k in strategy.params}}
     return out

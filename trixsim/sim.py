@@ -16,10 +16,9 @@ from typing import Any, Protocol
 import numpy as np
 from numba import njit
 
-from trixsim.errors import IntegrityError, StrategyError
+from trixsim.errors import IllegalActionError, IntegrityError, StrategyError
 from trixsim.game import Game, mask_actions
-from trixsim.games.trix import GAME, IllegalActionError
-from trixsim.games.trix.events import EventLog
+from trixsim.games.trix import GAME
 from trixsim.games.trix.fast import compiled_lineup
 from trixsim.strategy import Strategy
 
@@ -132,7 +131,8 @@ def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
 def _uniform_everywhere(strategy: Strategy, game: Game) -> bool:
     """Whether the strategy keeps the base class's uniform choice for every decision."""
     cls = type(strategy)
-    return all(getattr(cls, d.method) is getattr(Strategy, d.method) for d in game.decisions)
+    return all(getattr(cls, d.method, None) is getattr(Strategy, d.method, None)
+               for d in game.decisions) and cls.uniform is Strategy.uniform
 
 
 def _ask(state: Any, game: Game, strategy: Strategy, name: str, method: str,
@@ -141,7 +141,7 @@ def _ask(state: Any, game: Game, strategy: Strategy, name: str, method: str,
     obs = game.strategy_view(state, idx, np.asarray(legal)[idx], strategy.observes)
     ids = state.game_id[idx]
     try:
-        out = getattr(strategy, method)(obs)
+        out = strategy.method_for(method)(obs)
     except StrategyError:  # already names the strategy, decision and game
         raise
     except Exception as exc:  # a strategy's own failure stops the run, named
@@ -196,7 +196,7 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
 def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
                    observer: Observer | None, game: Game) -> Any:
     """``play_batch`` step by step through the strategies' methods."""
-    log = EventLog() if hasattr(observer, "events") else None
+    log = game.event_log() if hasattr(observer, "events") else None
     before = getattr(observer, "before_step", None)
     after = getattr(observer, "after_step", None)
     st = game.init(seed, np.asarray(game_ids, dtype=np.int64), events=log)

@@ -1,15 +1,20 @@
 """The strategy API: a strategy decides for many games at once.
 
-A strategy is a class with four methods, one per decision. Each receives an Observation
-for the games where a seat it controls must take that decision (``obs.legal`` is the
-legal-action mask) and returns one action per game, as an integer array of length
-``len(obs)``. The base class answers every decision uniformly at random among the legal
-actions, so a subclass overrides only the decisions it cares about.
+A strategy plays one game (``game``, a name registered in ``trixsim.games``; None for a
+strategy that plays any game, like the uniform random one) and has one method per
+decision of that game, named by the game (``Game.decisions[i].method``: Trix's ``pick``,
+``declare``, ``play``, ``place``; trump7's ``play`` and ``bid``). Each receives an
+observation for the games where a seat it controls must take that decision (``obs.legal``
+is the legal-action mask) and returns one action per game, as an integer array of length
+``len(obs)``. The base class answers any decision, of any game, uniformly at random among
+the legal actions (``uniform``), so a subclass overrides only the decisions it cares about.
 
-A strategy can also offer a compiled per-game policy (``policy``, see
-``trixsim.games.trix.policy``) that answers every decision exactly as its methods do; when
-all four seats have one, whole games are played inside compiled code (many times faster),
-with the same results as the stepwise loop.
+A strategy can also offer a compiled per-game policy (``policy``, with the calling
+convention of ``trixsim.policykit``, over its game's state row) that answers every
+decision exactly as its methods do; when all four seats have one, whole games are played
+inside compiled code (many times faster), with the same results as the stepwise loop. The
+base class's policy is ``UNIFORM``: uniform random play, which each game's compiled loop
+draws inline in that game's own terms.
 
 Actions: ``pick`` returns a contract id (trixsim.types), ``declare`` 1 to declare the
 king of hearts or 0 not to, ``play`` and ``place`` a card (trixsim.cards). Trix passes
@@ -23,12 +28,25 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from trixsim.cards import choose_uniform
-from trixsim.games.trix.observation import Observation
-from trixsim.games.trix.policy import uniform_policy
+from trixsim.choice import choose_uniform
 
 Policy = Any
-"""A compiled per-game policy: ``@njit(POLICY_SIG)`` (view, params) -> action."""
+"""A compiled per-game policy: ``@njit(POLICY_SIG)`` (row, legal, hand, subkey, params,
+n_params) -> action, or ``UNIFORM``."""
+Observation = Any
+"""A game's observation of the games where a seat must decide (``obs.legal``, ``obs.key``
+and the fields of ``Game.observation_fields``)."""
+
+
+class UniformPolicy:
+    """The compiled policy of uniform random play, in whatever game: a marker each game's
+    compiled loop replaces by its own uniform draw."""
+
+    def __repr__(self) -> str:
+        return "UNIFORM"
+
+
+UNIFORM = UniformPolicy()
 
 
 @dataclass(frozen=True)
@@ -48,11 +66,14 @@ class Strategy:
     """Base strategy: uniform random among the legal actions for every decision."""
 
     name: ClassVar[str] = "base"
+    game: ClassVar[str | None] = None
+    """The registered name of the game this strategy plays; None: any game (it answers
+    every decision alike). Loading for another game refuses it."""
     description: ClassVar[str] = "uniform random among the legal actions"
     params: ClassVar[dict[str, Param]] = {}
     observes: ClassVar[frozenset[str] | None] = frozenset({"legal", "key"})
     """Observation fields the strategy reads (None: all). Fewer fields, less copying."""
-    policy: ClassVar[Policy | None] = uniform_policy
+    policy: ClassVar[Policy | None] = UNIFORM
     """The compiled per-game policy that answers like the methods, or None. It speaks for
     the class that sets it: a subclass that overrides any method without setting
     ``policy`` again is played by its methods (see ``compiled``)."""
@@ -78,6 +99,17 @@ class Strategy:
         changed = [f"{k}={getattr(self, k)}" for k, p in self.params.items()
                    if getattr(self, k) != p.default]
         return self.name + (":" + ",".join(changed) if changed else "")
+
+    def uniform(self, obs: Any) -> np.ndarray:
+        """Uniformly random legal actions, one per game: the answer to any decision this
+        strategy does not define."""
+        return choose_uniform(obs.legal, obs.key)
+
+    def method_for(self, method: str) -> Any:
+        """The bound method answering the decision whose method name is ``method``: the
+        strategy's own, else ``uniform``."""
+        fn = getattr(self, method, None)
+        return fn if callable(fn) else self.uniform
 
     def pick(self, obs: Observation) -> np.ndarray:
         """Contract ids, one per game."""

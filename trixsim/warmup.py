@@ -19,31 +19,33 @@ Notice = Callable[[str, bool], None]
 _WARM: set[tuple[str, ...]] = set()
 
 
-def kernels_cached() -> bool:
-    """Whether Trix's whole-game loop is in numba's on-disk cache and current."""
-    from trixsim.games.trix.fast import play_games
+def kernels_cached(game: str) -> bool:
+    """Whether ``game``'s whole-game loop (its ``whole_game_kernel``) is in numba's
+    on-disk cache and current."""
+    from trixsim.games import get_game
 
     try:
-        return bool(play_games._cache._cache_file._load_index())
-    except Exception:  # an unknown cache layout: say nothing rather than fail
+        kernel = get_game(game).whole_game_kernel()
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # no such kernel, or an unknown cache layout: say nothing
         return True
 
 
-def warm_up(specs: Sequence[str], seed: int, notice: Notice | None = None) -> None:
-    """Play one game with the lineup ``specs`` (one spec per seat) to load the kernels;
-    when they must be compiled first, report it through ``notice``."""
+def warm_up(specs: Sequence[str], seed: int, game: str, notice: Notice | None = None) -> None:
+    """Play one game of ``game`` with the lineup ``specs`` (one spec per seat) to load the
+    kernels; when they must be compiled first, report it through ``notice``."""
     from trixsim.games import get_game
     from trixsim.loading import load_seats
     from trixsim.sim import play_batch
 
-    if tuple(specs) in _WARM:
+    if (game, *specs) in _WARM:
         return
     t0 = time.perf_counter()
     stop = threading.Event()
     shown = threading.Event()
     text = "compiling the game kernels (once after installing)"
     if notice is not None:
-        cold = not kernels_cached()
+        cold = not kernels_cached(game)
 
         def tick() -> None:
             # a cold cache is announced at once; otherwise only a load that takes long
@@ -58,10 +60,10 @@ def warm_up(specs: Sequence[str], seed: int, notice: Notice | None = None) -> No
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()
     try:
-        seats = load_seats(",".join(specs))
-        game = get_game()
-        play_batch(seats, seed, [0], observer=game.outcomes(1), game=game)
-        _WARM.add(tuple(specs))
+        seats = load_seats(",".join(specs), game)
+        rules = get_game(game)
+        play_batch(seats, seed, [0], observer=rules.outcomes(1), game=rules)
+        _WARM.add((game, *specs))
     finally:
         stop.set()
         if notice is not None:

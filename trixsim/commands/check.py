@@ -44,8 +44,7 @@ def register(group: click.Group) -> None:
             click.echo(f"problem: {problem}")
         if kind in ("run", "compare", "tournament"):
             summary = (f"{run_dir}: {audit.chunks} chunk(s) read, {audit.games:,} games, "
-                       f"{audit.contracts:,} contracts: totals, game ends, finals, sums and "
-                       "every contract by the rules")
+                       f"{audit.checked}")
         elif kind == "tune":
             summary = (f"{run_dir}: tuning folder, {audit.games} iteration(s): state.json, "
                        "history.csv, best.toml and verdict.json")

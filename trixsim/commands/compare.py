@@ -12,22 +12,28 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from trixsim.commands import interrupted, write_failed
-from trixsim.commands.options import Count, backend_options, games_bar, open_backend
+from trixsim.commands.options import (
+    Count,
+    backend_options,
+    game_option,
+    games_bar,
+    open_backend,
+)
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
     import numpy as np
 
 
-def _spec(value: str, hint: str) -> str:
-    """A single strategy spec, checked by loading it."""
+def _spec(value: str, hint: str, game: str) -> str:
+    """A single strategy spec of ``game``, checked by loading it."""
     from trixsim.loading import StrategyLoadError, load_strategy, split_specs
 
     value = value.strip()
     try:
         if len(split_specs(value)) != 1:
             raise click.BadParameter("give one strategy spec", param_hint=hint)
-        load_strategy(value)
+        load_strategy(value, game)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint=hint) from None
     return value
@@ -98,11 +104,12 @@ def register(group: click.Group) -> None:
                        "A and B included).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
     @backend_options(chunks=True)
+    @game_option
     def compare_cmd(a: str | None, b: str | None, games: int, seed: int, workers: int | None,
                     sprt: bool, effect: float, alpha: float, beta: float, round_deals: int,
                     out: Path | None, plots: bool, force: bool, resume_dir: Path | None,
                     quiet: bool, scheduler: str | None, backend: str | None,
-                    shared_out: bool) -> None:
+                    shared_out: bool, game: str) -> None:
         """Compare strategy A with strategy B on duplicate deals.
 
         Every deal is played five times on the same cards: A in seat 0, 1, 2 or 3 with B in
@@ -150,8 +157,8 @@ def register(group: click.Group) -> None:
         else:
             if a is None or b is None:
                 raise click.UsageError("give the two strategies to compare, A and B")
-            a = _spec(a, "A")
-            b = _spec(b, "B")
+            a = _spec(a, "A", game)
+            b = _spec(b, "B", game)
             out = out or Path("runs") / f"compare-{time.strftime('%Y%m%d-%H%M%S')}"
             try:
                 check_new_output(out, ("compare",), force)
@@ -174,7 +181,7 @@ def register(group: click.Group) -> None:
                     result = compare_lib.compare(
                         a, b, games, seed, out, workers=n_workers, force=force, sprt=test,
                         round_deals=round_deals, command=sys.argv, progress=progress,
-                        on_games=advance, backend=where)
+                        on_games=advance, backend=where, game=game)
             if plots:
                 write_report([out], out / "report", force=True,
                              title=f"Trix strategy report: {a} against {b}", intro=result.doc())

@@ -111,3 +111,34 @@ def games_bar(games: int, quiet: bool) -> tuple[ContextManager[Any], Callable[[i
 
 
 __all__ = ["Count", "backend_options", "games_bar", "open_backend"]
+
+
+DEFAULT_GAME = "trix"
+"""The game a command plays when ``--game`` is not given (the command line's default only:
+the library always names its game)."""
+
+
+def _check_game(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from trixsim.games import UnknownGameError, get_game
+
+    try:
+        get_game(value)
+    except UnknownGameError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return value
+
+
+def game_option(f: F) -> F:
+    """Add ``--game NAME`` (a registered game; default trix) to a command."""
+    return click.option("--game", "game", default=DEFAULT_GAME, show_default=True,
+                        metavar="NAME", callback=_check_game,
+                        help="The game: a name registered in trixsim.games (trix, trump7, "
+                             "trump7-bid, ...).")(f)
+
+
+def default_lineup(game: str) -> str:
+    """The strategy a command seats when none is named: the game's ``heuristic`` when it
+    has one, else ``random``."""
+    from trixsim.loading import names
+
+    return "heuristic" if "heuristic" in names(game) else "random"

@@ -271,6 +271,7 @@ def _from_run(run_dir: Path, game_id: int, lineup: int) -> tuple[GameRecord, str
 
     from trixsim.games import get_game
     from trixsim.loading import StrategyLoadError, load_seats, split_specs
+    from trixsim.runfolder import game_name
     from trixsim.runner import RunFolderError, read_run
     from trixsim.sim import play_batch
     from trixsim.transcript import Recorder
@@ -286,16 +287,19 @@ def _from_run(run_dir: Path, game_id: int, lineup: int) -> tuple[GameRecord, str
     if not 0 <= lineup < len(meta["lineups"]):
         raise click.BadParameter(f"the run has lineups 0..{len(meta['lineups']) - 1}",
                                  param_hint="--lineup")
+    if game_name(meta) != "trix":
+        raise click.ClickException(f"the run plays {game_name(meta)}: records and replays "
+                                   "are written for trix games only so far")
     specs = split_specs(meta["lineups"][lineup])
     try:
-        seats = load_seats(meta["lineups"][lineup])
+        seats = load_seats(meta["lineups"][lineup], "trix")
     except StrategyLoadError as exc:
         raise click.ClickException(f"cannot load the run's strategies: {exc}") from None
     rec = Recorder(meta["seed"], specs)
     ids = np.array([game_id], dtype=np.int64)
     st = play_batch(seats, meta["seed"], ids, observer=rec)
     game = rec.records(st)[0]
-    outcomes = get_game().outcomes(1, lineup)
+    outcomes = get_game("trix").outcomes(1, lineup)
     fresh = outcomes.tables(play_batch(seats, meta["seed"], ids, observer=outcomes), specs)
     rows = 0
     for name in ("contracts", "games"):

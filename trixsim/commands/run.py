@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from trixsim.commands import interrupted, write_failed
-from trixsim.commands.options import Count, backend_options, open_backend
+from trixsim.commands.options import (
+    Count,
+    backend_options,
+    default_lineup,
+    game_option,
+    open_backend,
+)
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 if TYPE_CHECKING:
@@ -21,6 +27,7 @@ if TYPE_CHECKING:
     from trixsim.runner import RunConfig, RunSummary, RunWriter
 
 DEFAULT_STRATEGIES = "heuristic"
+"""Trix's default lineup (another game's: its heuristic if it has one, else random)."""
 
 
 def fresh_out(kind: str = "run") -> Path:
@@ -35,17 +42,27 @@ def fresh_out(kind: str = "run") -> Path:
 
 
 def _print_summary(summary: RunSummary, out: Path) -> None:
+    from trixsim.games import get_game
+
+    game = get_game(summary.game)
     secs = max(summary.seconds, 1e-9)
-    click.echo(f"{summary.games:,} games, {summary.contracts:,} contracts in "
-               f"{summary.seconds:.2f} s ({summary.games / secs:,.0f} games/s, "
-               f"{summary.contracts / secs:,.0f} contracts/s)")
-    click.echo(f"{'strategy':<40}{'seatings':>10}{'mean total':>12}{'± s.e.':>9}"
-               f"{'won':>8}{'lost':>8}")
+    rows = [t for t in sorted(game.table_schemas) if t != "games"]
+    if rows:  # Trix: its contracts, as before
+        click.echo(f"{summary.games:,} games, {summary.rows:,} {rows[0]} in "
+                   f"{summary.seconds:.2f} s ({summary.games / secs:,.0f} games/s, "
+                   f"{summary.rows / secs:,.0f} {rows[0]}/s)")
+    else:
+        click.echo(f"{summary.games:,} games of {game.name} in {summary.seconds:.2f} s "
+                   f"({summary.games / secs:,.0f} games/s)")
+    better = "higher" if game.higher_is_better else "lower"
+    click.echo(f"{'strategy':<40}{'seatings':>10}{'mean ' + game.score_word:>12}"
+               f"{'± s.e.':>9}{'won':>8}{'lost':>8}   ({better} is better)")
     for st in summary.strategies.values():
         n = max(st.seatings, 1)
         click.echo(f"{st.spec:<40}{st.seatings:>10,}{st.mean:>12.1f}{st.stderr:>9.1f}"
                    f"{st.wins / n:>8.1%}{st.losses / n:>8.1%}")
-    click.echo(f"tables written to {out}/ (contracts/, games/, run.json, run.log)")
+    folders = ", ".join(f"{t}/" for t in sorted(game.table_schemas))
+    click.echo(f"tables written to {out}/ ({folders}, run.json, run.log)")
 
 
 def lineup_notes(lineups: tuple[str, ...], rotate: bool) -> list[str]:
@@ -83,7 +100,7 @@ def register(group: click.Group) -> None:
     @click.option("--strategies", "-s", "lineups", multiple=True,
                   help="A lineup: one strategy spec for all seats or four comma-separated "
                        "(seats 0-3). Repeat for several lineups, all on the same deals. "
-                       f"[default: {DEFAULT_STRATEGIES}]")
+                       "[default: the game's heuristic, else random]")
     @click.option("--rotate", is_flag=True,
                   help="Also play every lineup with its seats rotated (same deals), so each "
                        "strategy sits in every seat equally often.")
@@ -102,16 +119,19 @@ def register(group: click.Group) -> None:
                   help="Complete an interrupted run in this folder (its own settings).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
     @backend_options(chunks=True)
+    @game_option
     @click.pass_context
     def run_cmd(ctx: click.Context, games: int, seed: int, lineups: tuple[str, ...],
                 rotate: bool, workers: int | None, batch_size: int, first_game: int,
                 out: Path | None, force: bool, resume: Path | None, quiet: bool,
-                scheduler: str | None, backend: str | None, shared_out: bool) -> None:
-        """Play games bot against bot and write per-contract and per-game tables.
+                scheduler: str | None, backend: str | None, shared_out: bool,
+                game: str) -> None:
+        """Play games bot against bot and write the game's outcome tables.
 
         Every lineup plays the same deals; the tables go to Parquet datasets in the output
-        folder (contracts/, games/), with run.json (settings, lineups, finished chunks)
-        and run.log. Interrupted runs keep their finished chunks; --resume completes them.
+        folder (Trix: contracts/, games/; trump7: games/), with run.json (game, settings,
+        lineups, finished chunks) and run.log. Interrupted runs keep their finished
+        chunks; --resume completes them.
         With --scheduler the chunks are played on a Dask cluster (same tables).
         """
         # the library (numba, pyarrow) loads only when the command runs
@@ -130,11 +150,11 @@ def register(group: click.Group) -> None:
             with open_backend(scheduler, backend, workers, shared_out, quiet=quiet) as where:
                 _go(lambda: RunWriter.reopen(resume), resume, where, quiet)
             return
-        lineups = lineups or (DEFAULT_STRATEGIES,)
+        lineups = lineups or (default_lineup(game),)
         try:
             seatings = expand_lineups(lineups, rotate)
             for seats in seatings:
-                load_seats(",".join(seats))
+                load_seats(",".join(seats), game)
         except (StrategyLoadError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="--strategies") from None
         if len(seatings) > 127:
@@ -147,7 +167,8 @@ def register(group: click.Group) -> None:
         except FolderError as exc:
             raise click.UsageError(str(exc)) from None
         with open_backend(scheduler, backend, workers, shared_out, quiet=quiet) as where:
-            cfg = RunConfig(games=games, seed=seed, lineups=lineups, batch_size=batch_size,
+            cfg = RunConfig(games=games, seed=seed, lineups=lineups, game=game,
+                            batch_size=batch_size,
                             workers=where.parallelism if where.remote else n_workers,
                             first_game=first_game, rotate=rotate)
             _go(lambda: _create(cfg, out, force), out, where, quiet)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from trixsim.commands.options import game_option
+
 if TYPE_CHECKING:
     from trixsim.loading import StrategyInfo
 
@@ -19,6 +21,7 @@ def _as_dict(info: StrategyInfo) -> dict[str, Any]:
         out["error"] = info.error
         return out
     out["description"] = cls.description
+    out["game"] = cls.game
     out["observes"] = None if cls.observes is None else sorted(cls.observes)
     out["params"] = [
         {"name": k, "type": p.type.__name__, "default": p.default, "doc": p.doc}
@@ -35,6 +38,7 @@ def _as_text(info: StrategyInfo, same_as: str | None = None) -> str:
         lines.append(f"  error: {info.error}")
         return "\n".join(lines)
     lines.append(f"  {info.cls.description}")
+    lines.append(f"  game: {info.cls.game or 'any'}")
     if not info.cls.params:
         lines.append("  parameters: none")
     elif same_as is not None:
@@ -46,13 +50,14 @@ def _as_text(info: StrategyInfo, same_as: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def _given(specs: tuple[str, ...]) -> list[StrategyInfo]:
-    """The strategies named on the command line (names, file paths or import paths)."""
+def _given(specs: tuple[str, ...], game: str) -> list[StrategyInfo]:
+    """The strategies of ``game`` named on the command line (names, file paths or import
+    paths)."""
     from trixsim.loading import StrategyInfo, load_strategy, parse_spec
 
     out = []
     for spec in specs:
-        cls = type(load_strategy(spec))
+        cls = type(load_strategy(spec, game))
         out.append(StrategyInfo(cls.name, "given", parse_spec(spec).target or spec, cls))
     return out
 
@@ -60,9 +65,11 @@ def _given(specs: tuple[str, ...]) -> list[StrategyInfo]:
 @click.command("strategies")
 @click.argument("specs", nargs=-1, metavar="[STRATEGY]...")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (a JSON list).")
-def strategies_command(specs: tuple[str, ...], as_json: bool) -> None:
-    """List the available strategies: bundled ones and those installed through the
-    'trixsim.strategies' entry point, with their descriptions and parameters.
+@game_option
+def strategies_command(specs: tuple[str, ...], as_json: bool, game: str) -> None:
+    """List the strategies of a game (--game): bundled ones and those installed through
+    the 'trixsim.strategies' entry point, with their descriptions and parameters. A
+    strategy of game "any" plays every game.
 
     Give STRATEGY names, file paths (bots/my_bot.py:MyBot) or import paths
     (package.module:MyBot) to describe only those.
@@ -78,7 +85,7 @@ def strategies_command(specs: tuple[str, ...], as_json: bool) -> None:
     from trixsim.loading import StrategyLoadError, available
 
     try:
-        infos = _given(specs) if specs else available()
+        infos = _given(specs, game) if specs else available(game)
     except StrategyLoadError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:

@@ -12,7 +12,7 @@ import click
 
 from trixsim.commands import interrupted, write_failed
 from trixsim.commands.compare import _spec
-from trixsim.commands.options import Count, backend_options, games_bar, open_backend
+from trixsim.commands.options import Count, backend_options, game_option, games_bar, open_backend
 from trixsim.folders import FolderError, FolderLocked, check_new_output
 
 
@@ -37,10 +37,11 @@ def register(group: click.Group) -> None:
                   help="Finish an interrupted tournament in this folder (its own settings).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
     @backend_options(chunks=True)
+    @game_option
     def tournament_cmd(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
                        out: Path | None, plots: bool, force: bool, resume_dir: Path | None,
                        quiet: bool, scheduler: str | None, backend: str | None,
-                       shared_out: bool) -> None:
+                       shared_out: bool, game: str) -> None:
         """Rank strategies by playing every pair of them on duplicate deals.
 
         Each pair A, B gets a run folder OUT/pair-NN-A-vs-B holding ten lineups on the
@@ -71,7 +72,7 @@ def register(group: click.Group) -> None:
             names = list(settings["strategies"])
             games = int(settings["games"])
         else:
-            names = [_spec(s, "SPEC") for s in specs]
+            names = [_spec(s, "SPEC", game) for s in specs]
             if len(names) < 2 or len(set(names)) != len(names):
                 raise click.UsageError("give at least two different strategy specs")
             out = out or Path("runs") / f"tournament-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -94,7 +95,7 @@ def register(group: click.Group) -> None:
                 folders = lib.play(names, games, seed, out, workers or os.cpu_count() or 1,
                                    force=force, command=sys.argv, on_games=advance,
                                    backend=where, resume=resume_dir is not None,
-                                   on_pair=on_pair)
+                                   on_pair=on_pair, game=game)
             ranking = lib.read_ranking(folders, names)
             lib.write(ranking, out)
             if plots:

@@ -16,7 +16,7 @@ import numpy as np
 
 from trixsim.games.trix import GAME, GameState, legal_action_mask
 from trixsim.games.trix.chance import Chance
-from trixsim.games.trix.fast import call_policy
+from trixsim.games.trix.fast import call_policy, resolve
 from trixsim.games.trix.observation import FIELDS, observe, strategy_subkey
 from trixsim.games.trix.state import COL
 from trixsim.sim import decide, play_batch
@@ -62,6 +62,7 @@ def check_fair_play(strategy: Strategy, games: int = FAIR_GAMES, seed: int = 0,
     compiled = strategy.compiled()
     if compiled is not None:
         policy, params = compiled
+        policy = resolve(policy)
         subkey = strategy_subkey(seed)
         answers.append(("its compiled policy",
                         _policy_answers(policy, params, a, la, subkey),

@@ -47,6 +47,7 @@ from trixsim.games.trix.rules import (
 from trixsim.games.trix.state import COL, GameState, empty
 from trixsim.jitcache import guard, sources
 from trixsim.rng import first_picker
+from trixsim.strategy import UNIFORM
 from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 
 guard(__file__, sources(cards, rng, events, outcomes, policy, rules, state), tuple(COL.items()),
@@ -253,12 +254,19 @@ def play_compiled(policies: tuple, params: np.ndarray, chance: Chance, game_ids:
     return st, E[:n], err
 
 
+def resolve(policy: Any) -> Any:
+    """A strategy's compiled policy as Trix's loop calls it: the base class's ``UNIFORM``
+    marker is Trix's ``uniform_policy``."""
+    return uniform_policy if policy is UNIFORM else policy
+
+
 def compiled_lineup(strategies: Any) -> tuple[tuple, np.ndarray] | None:
     """The four seats' compiled policies and their (4, n) parameter rows, or None unless
     every seat has one (``Strategy.compiled``)."""
     got = [s.compiled() for s in strategies]
     if any(c is None for c in got):
         return None
+    got = [(resolve(c[0]), c[1]) for c in got]
     width = max(len(c[1]) for c in got)
     params = np.zeros((4, width))
     for s, (_, p) in enumerate(got):
@@ -300,4 +308,4 @@ def play_lineup(strategies: Any, seed: int, game_ids: Any,
 
 
 __all__ = ["call_policy", "compiled_lineup", "play_compiled", "play_games", "play_games_events",
-           "play_lineup", "play_out", "play_out_all"]
+           "play_lineup", "play_out", "play_out_all", "resolve"]

@@ -16,12 +16,13 @@ from numba import njit
 
 from trixsim.cards import JACKS, card_name, cards_of
 from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.games.trix import events as events_module
 from trixsim.games.trix import rules
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EventLog
 from trixsim.games.trix.integrity import TotalsAudit
-from trixsim.games.trix.observation import Observation, observe
-from trixsim.games.trix.outcomes import OutcomeLog
+from trixsim.games.trix.observation import FIELDS, Observation, describe, observe
+from trixsim.games.trix.outcomes import CONTRACT_COLUMNS, GAME_COLUMNS, OutcomeLog
 from trixsim.games.trix.rules import (
     init,
     legal_action_mask,
@@ -58,6 +59,49 @@ class TrixGame:
     n_actions = PASS + 1
     decisions = (Decision(PICK, "pick", "pick"), Decision(DECLARE, "declare", "declare"),
                  Decision(PLAY, "play", "play"), Decision(PLACE, "place", "place"))
+    higher_is_better = False
+    """Score direction: the lowest final total wins."""
+    table_schemas = {"contracts": CONTRACT_COLUMNS, "games": GAME_COLUMNS}
+    score_prefix = "final"
+    score_word = "total"
+    observation_fields = FIELDS
+    events_module = events_module
+    record_fields = ("first_picker",)
+    """A Trix game replays from the seed, its index and who picked first."""
+    check_summary = ("{rows:,} contracts: totals, game ends, finals, sums and every contract "
+                     "by the rules")
+    format_limits = {"trixsim-run/1": None}
+    """Notes ``trixsim check`` prints about runs of older formats (filled below)."""
+
+    def describe_observation(self) -> dict[str, str]:
+        """Every observation field with its meaning."""
+        return describe()
+
+    def event_log(self) -> EventLog:
+        """A fresh buffer for the events of ``init`` and ``step``."""
+        return EventLog()
+
+    def verify_tables(self, tables: dict[str, Any], start: int, stop: int,
+                      rows: dict[str, int]) -> list[str]:
+        """A chunk's contracts and games tables re-derived by the rules
+        (``trixsim.games.trix.chunkcheck``)."""
+        from trixsim.games.trix.chunkcheck import verify_tables
+
+        return verify_tables(tables, start, stop, rows)
+
+    def legacy_tables(self, tables: dict[str, Any]) -> dict[str, Any]:
+        """The tables as a format-1 run wrote them (without the cards taken)."""
+        from trixsim.games.trix.outcomes import LEGACY_COLUMNS
+
+        c = tables["contracts"]
+        drop = [n for n in LEGACY_COLUMNS if n in c.column_names]
+        return {**tables, "contracts": c.drop_columns(drop)}
+
+    def whole_game_kernel(self) -> Any:
+        """The compiled whole-game loop (its cache says whether a run must compile)."""
+        from trixsim.games.trix.fast import play_games
+
+        return play_games
 
     def init(self, seed: int | Chance, game_ids: Any, first_pickers: Any = None,
              events: EventLog | None = None) -> GameState:
@@ -229,6 +273,13 @@ def _names(mask: int) -> str:
     return " ".join(card_name(c) for c in cards_of(mask & 0xFFFFFFFF)) or "nothing"
 
 
+def _limits() -> dict[str, str | None]:
+    from trixsim.games.trix.verify import LIMITS
+
+    return {"trixsim-run/1": LIMITS}
+
+
+TrixGame.format_limits = _limits()
 GAME = TrixGame()
 
 __all__ = ["GAME", "SUIT_WORDS", "TrixGame"]

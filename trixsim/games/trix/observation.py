@@ -8,15 +8,13 @@ Fields are read-only views of that copy, made on first use.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-
 import numpy as np
 from numba import njit
 
 from trixsim import rng
 from trixsim.games.trix.policy import DECLARE_TAG
 from trixsim.games.trix.state import COL, WIDTH, GameState
+from trixsim.policykit import strategy_subkey
 from trixsim.types import DECLARE, PLAY
 
 _H = COL["hands"]
@@ -134,20 +132,6 @@ def describe() -> dict[str, str]:
                key="uint64 random key unique to this decision",
                pick="the picker's pick number, 1..7")
     return out
-
-
-@functools.lru_cache(maxsize=64)
-def strategy_subkey(seed: int) -> int:
-    """A one-way function of the run seed that keys the strategies' random draws.
-
-    The draws' mixer can be inverted, so keying them with the seed itself would let a bot
-    recover the seed from ``key`` and recompute every deal; a cryptographic hash cannot
-    be inverted. (A bot can still guess a small seed by trying seeds until its own hand
-    matches: use a random seed when untrusted bots play.)
-    """
-    digest = hashlib.blake2b(int(seed).to_bytes(8, "little", signed=False), digest_size=8,
-                             person=b"trixsim-strat").digest()
-    return int.from_bytes(digest, "little") & (2**63 - 1)
 
 
 @njit(cache=True)

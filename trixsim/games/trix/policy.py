@@ -33,30 +33,28 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import carray, njit, types
+from numba import carray, njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
-from numba.extending import intrinsic
 
-from trixsim import cards, rng
+from trixsim import cards, policykit, rng
 from trixsim.cards import bit_count, nth_card
 from trixsim.games.trix.state import COL, FIELDS, WIDTH
 from trixsim.jitcache import guard, sources
-from trixsim.rng import STREAM_STRATEGY, hash4
+from trixsim.policykit import POLICY_SIG, counter_key, param_vector
+from trixsim.policykit import int64_ptr as _int64_ptr
+from trixsim.rng import STREAM_STRATEGY
 from trixsim.types import DECLARE
 
 DECLARE_TAG = 1 << 32
 """Added to ``ply`` in the key of the K♥ holder's declaration question, so that it and
 the card the holder plays next (same ``ply``: keeping quiet is not counted) get two keys."""
 
-guard(__file__, sources(cards, rng), FIELDS, STREAM_STRATEGY, DECLARE, DECLARE_TAG)
+guard(__file__, sources(cards, rng, policykit), FIELDS, STREAM_STRATEGY, DECLARE, DECLARE_TAG)
 
 # numba calls function pointers "first-class functions" and flags them experimental; the
 # loop relies only on calling them, which is stable
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
-POLICY_SIG = types.int64(types.int64, types.int64, types.int64, types.int64, types.int64,
-                         types.int64)
-"""(row, legal, hand, subkey, params, n_params) -> action; see the module doc."""
 
 C: dict[str, int] = {name: off for name, off in COL.items() if name != "hands"}
 C.update(seat=COL["turn"], decision=COL["phase"], game=COL["game_id"])
@@ -70,34 +68,10 @@ _CONTRACT_NO = COL["contract_no"]
 _PLAYED_BY = COL["played_by"]
 
 
-@intrinsic
-def _int64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
-    sig = types.CPointer(types.int64)(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
-
-
-@intrinsic
-def _float64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
-    sig = types.CPointer(types.float64)(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
-
-
 @njit(cache=True, inline="always")
 def state_row(row: int) -> np.ndarray:
     """The state row at address ``row`` as an int64 array (a view, valid during the call)."""
     return carray(_int64_ptr(row), (WIDTH,))
-
-
-@njit(cache=True, inline="always")
-def param_vector(params: int, n: int) -> np.ndarray:
-    """The ``n`` float64 parameters at address ``params`` (a view)."""
-    return carray(_float64_ptr(params), (n,))
 
 
 @njit(cache=True, inline="always")
@@ -111,7 +85,7 @@ def key_counter(ply: int, decision: int) -> int:
 @njit(cache=True, inline="always")
 def decision_key(game: int, ply: int, decision: int, subkey: int) -> int:
     """The random key of a game's ``decision`` at public ``ply`` (``Observation.key``)."""
-    return np.int64(hash4(subkey, STREAM_STRATEGY, game, key_counter(ply, decision)))
+    return counter_key(game, key_counter(ply, decision), subkey)
 
 
 @njit(cache=True, inline="always")

@@ -15,6 +15,7 @@ from numba import njit
 from trixsim import cards, rng
 from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
 from trixsim.cards import bit_count as popcount
+from trixsim.errors import IllegalActionError as _IllegalActionError
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import CARD as EV_CARD
 from trixsim.games.trix.events import CONTRACT_END as EV_CONTRACT_END
@@ -84,12 +85,8 @@ TRICK_LOG = COL["trick_log"]
 STOP_AFTER = COL["stop_after"]
 
 
-class IllegalActionError(ValueError):
-    """Actions that the rules do not allow in the games' current state."""
-
-    def __init__(self, message: str, games: np.ndarray) -> None:
-        super().__init__(message)
-        self.games = games
+class IllegalActionError(_IllegalActionError):
+    """Actions that the Trix rules do not allow in the games' current state."""
 
 
 @njit(cache=True, inline='always')

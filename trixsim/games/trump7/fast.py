@@ -18,9 +18,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim import rng
-from trixsim.games.trix import policy as trix_policy
-from trixsim.games.trix.observation import strategy_subkey
+from trixsim import policykit, rng
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
 from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.chance import Chance, pack_one
@@ -37,8 +35,9 @@ from trixsim.games.trump7.rules import (
 )
 from trixsim.games.trump7.state import COL, DONE, GameState, empty, initial_row
 from trixsim.jitcache import guard, sources
+from trixsim.policykit import strategy_subkey
 
-guard(__file__, sources(rng, cards, chance, events, policy, rules, state, trix_policy),
+guard(__file__, sources(rng, cards, chance, events, policy, policykit, rules, state),
       tuple(COL.items()),
       EV_WIDTH, DONE)
 

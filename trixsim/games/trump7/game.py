@@ -6,10 +6,8 @@ suits ♣ ♦ ♥ ♠), in ``bid`` the number of tricks announced, 0..13; so eve
 bits. Nothing is ever forced without asking (a single legal card is still the seat's
 decision), so ``pending`` never names a forced action.
 
-Beyond the protocol, what trump7's callers need and the protocol does not yet say (to be
-lifted into it): ``higher_is_better`` (True: most points wins, unlike Trix),
-``final_scores``, ``winners_losers``, ``outcomes`` with ``table_schemas``,
-``observation_fields``, ``events_module``, ``variant``/``bidding``, ``score``.
+Beyond the protocol: ``variant``/``bidding`` (which of the two) and ``score`` (the
+points formula, for checks and tests).
 """
 
 from __future__ import annotations
@@ -46,6 +44,13 @@ class Trump7Game:
     """Every field a trump7 Observation offers (``describe_observation`` says what)."""
     events_module: ModuleType = events_module
     """Where this game's event kinds, ``decode`` and ``visible_to`` live."""
+    score_prefix = "points"
+    score_word = "points"
+    record_fields: tuple[str, ...] = ()
+    """A trump7 game replays from the seed and its index alone (the dealer is index % 4)."""
+    check_summary = ("points from tricks, honours and bids, 13 tricks and 12 honour points "
+                     "a game, winners, losers and sums by the rules")
+    format_limits: dict[str, str | None] = {}
 
     def __init__(self, bidding: bool) -> None:
         self.bidding = bidding
@@ -97,6 +102,27 @@ class Trump7Game:
         """Every observation field with its meaning."""
         return describe()
 
+    def event_log(self) -> EventLog:
+        """A fresh buffer for the events of ``init`` and ``step``."""
+        return EventLog()
+
+    def verify_tables(self, tables: dict[str, Any], start: int, stop: int,
+                      rows: dict[str, int]) -> list[str]:
+        """A chunk's games table re-derived by the rules (``trump7.verify``)."""
+        from trixsim.games.trump7.verify import verify_games
+
+        return verify_games(tables["games"], self.bidding)
+
+    def legacy_tables(self, tables: dict[str, Any]) -> dict[str, Any]:
+        """trump7 has no older table format."""
+        return tables
+
+    def whole_game_kernel(self) -> Any:
+        """The compiled whole-game loop (its cache says whether a run must compile)."""
+        from trixsim.games.trump7.fast import play_games
+
+        return play_games
+
     def action_name(self, decision: DecisionId, action: Action) -> str:
         """A card name (``QS``, ``10H``) in play, ``bid 3`` in bid; else the number."""
         if decision == PLAY and 0 <= action < 52:
@@ -143,22 +169,47 @@ class Trump7Game:
 
     def play_compiled(self, strategies: Any, seed: int, game_ids: Any,
                       observer: Any = None) -> GameState | None:
-        """Whole games in compiled code when every seat plays uniformly at random (a
-        strategy whose compiled policy is the base class's random one); else None, and
-        the loop asks the strategies' methods. An observer with ``events`` gets every
-        event of the batch at the end."""
-        from trixsim.games.trix.policy import uniform_policy as base_uniform
-        from trixsim.games.trump7.fast import play_random
+        """Whole games in compiled code when every seat has a compiled policy (the base
+        class's ``UNIFORM`` is drawn inline); else None, and the loop asks the
+        strategies' methods. An observer with ``events`` gets every event of the batch
+        at the end. An illegal action raises StrategyError naming the strategy."""
+        from trixsim.games.trump7.fast import play_policies
+        from trixsim.games.trump7.policy import uniform_policy
+        from trixsim.strategy import UNIFORM
 
-        for s in strategies:
-            got = s.compiled()
-            if got is None or got[0] is not base_uniform:
-                return None
+        got = [s.compiled() for s in strategies]
+        if any(c is None for c in got):
+            return None
+        builtin = np.array([c[0] is UNIFORM for c in got], dtype=np.int64)
+        policies = tuple(uniform_policy if c[0] is UNIFORM else c[0] for c in got)
+        width = max(len(c[1]) for c in got)
+        params = np.zeros((4, width))
+        for s, (_, p) in enumerate(got):
+            params[s, :len(p)] = p
         keep = observer is not None and hasattr(observer, "events")
-        st, ev = play_random(int(seed), game_ids, self.bidding, keep_events=keep)
+        st, ev, err = play_policies(policies, params, Chance(int(seed)), game_ids,
+                                    self.bidding, builtin=builtin, keep_events=keep)
+        if err[0] >= 0:
+            raise self._illegal(st, strategies, err)
         if keep:
             observer.events(st, ev)
         return st
+
+    def _illegal(self, st: GameState, strategies: Any, err: np.ndarray) -> Exception:
+        """The StrategyError of a compiled policy's illegal action (``err``: batch
+        position, seat, decision, action)."""
+        from trixsim.errors import StrategyError
+        from trixsim.game import mask_actions
+
+        g, seat, decision, a = (int(x) for x in err)
+        shown = self.action_name(decision, a)
+        legal = " ".join(self.action_name(decision, x)
+                         for x in mask_actions(self.legal_action_mask(st)[g]))
+        return StrategyError(
+            f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
+            f"{a} ({shown}) on decision {self.decisions[decision].name!r} in game "
+            f"{int(st.game_id[g])}: {self.why_illegal(st, g, a)} (legal: {legal}; its "
+            f"compiled policy)")
 
     # -- results (not yet in the protocol) ----------------------------------------------
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from trixsim import rng
-from trixsim.games.trix.observation import strategy_subkey
 from trixsim.games.trump7.cards import SUIT_MASK
 from trixsim.games.trump7.state import COL, HIDDEN, GameState
 from trixsim.games.trump7.state import FIELDS as STATE_FIELDS
+from trixsim.policykit import strategy_subkey
 
 # field name -> (column, width, meaning): every public field of the state
 PUBLIC: dict[str, tuple[int, int, str]] = {

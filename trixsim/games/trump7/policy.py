@@ -1,6 +1,6 @@
 """Compiled per-game trump7 policies: how a seat decides inside compiled code.
 
-The same calling convention as Trix's (``trixsim.games.trix.policy``): a numba function
+The calling convention of every game (``trixsim.policykit``): a numba function
 with ``POLICY_SIG``, ``(row, legal, hand, subkey, params, n_params) -> action``, that may
 read the public columns of its game's state row (``state_row(row)``, columns at
 ``trixsim.games.trump7.state.COL``; not ``hands`` or ``stock``) and answers the decision
@@ -13,16 +13,14 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from trixsim import rng
-from trixsim.games.trix import policy as trix_policy
-from trixsim.games.trix.policy import POLICY_SIG, _int64_ptr, param_vector
+from trixsim import policykit, rng
 from trixsim.games.trump7 import cards
 from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.state import COL, FIELDS, WIDTH
 from trixsim.jitcache import guard, sources
-from trixsim.rng import STREAM_STRATEGY, hash4
+from trixsim.policykit import POLICY_SIG, counter_key, int64_ptr, param_vector
 
-guard(__file__, sources(rng, cards, trix_policy), FIELDS)
+guard(__file__, sources(rng, cards, policykit), FIELDS)
 
 _GAME, _PLY = COL["game_id"], COL["ply"]
 
@@ -30,20 +28,20 @@ _GAME, _PLY = COL["game_id"], COL["ply"]
 @njit(cache=True, inline="always")
 def state_row(row: int) -> np.ndarray:
     """The trump7 state row at address ``row`` (a view, valid during the call)."""
-    return carray(_int64_ptr(row), (WIDTH,))
+    return carray(int64_ptr(row), (WIDTH,))
 
 
 @njit(cache=True, inline="always")
 def decision_key(game: int, ply: int, subkey: int) -> int:
     """The random key of a game's decision at ``ply`` (``Observation.key``): every trump7
     action is public, so the ply is too."""
-    return np.int64(hash4(subkey, STREAM_STRATEGY, game, ply))
+    return counter_key(game, ply, subkey)
 
 
 @njit(cache=True, inline="always")
 def policy_key(s: np.ndarray, subkey: int) -> int:
     """A policy's random key for this decision (``Observation.key``, as int64)."""
-    return decision_key(s[_GAME], s[_PLY], subkey)
+    return counter_key(s[_GAME], s[_PLY], subkey)
 
 
 @njit(POLICY_SIG, cache=True)

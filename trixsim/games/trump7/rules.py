@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from trixsim import rng
-from trixsim.games.trix.rules import IllegalActionError as _RulesError
+from trixsim.errors import IllegalActionError as _RulesError
 from trixsim.games.trump7 import cards, chance
 from trixsim.games.trump7.cards import ACE, JACK, N_RANKS, QUEEN, SUIT_MASK
 from trixsim.games.trump7.chance import Chance, pack_one
@@ -52,9 +52,8 @@ NO_PACKS = np.full((0, 52), -1, dtype=np.int64)
 
 class IllegalActionError(_RulesError):
     """Actions the rules do not allow in the games' current state (``games``: their batch
-    positions). It derives from Trix's error of the same name, which the loop
-    (``trixsim.sim``) catches to name the strategy at fault, until the ``Game`` protocol
-    has a game-neutral one."""
+    positions). It derives from the game-neutral ``trixsim.errors.IllegalActionError``,
+    which the loop (``trixsim.sim``) catches to name the strategy at fault."""
 
 
 # ---------------------------------------------------------------- scoring (§9, §11)
