@@ -166,7 +166,8 @@ def search(runs: int, seed: int, spec: str = "pimc") -> None:
                 hands.append(obs.hand.copy())
                 keys.append(obs.key.copy())
 
-    play_batch(load_seats("heuristic", "trix"), seed, range(40), observer=Collect(), path="stepwise")
+    play_batch(load_seats("heuristic", "trix"), seed, range(40), observer=Collect(),
+               path="stepwise")
     R, L, H, K = (np.concatenate(x) for x in (rows, legal, hands, keys))
     prm = bot.policy_params()
     out = np.empty(len(R), dtype=np.int64)
