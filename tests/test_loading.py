@@ -106,7 +106,7 @@ def test_by_real_installed_distribution(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_seats_share_identical_specs() -> None:
-    seats = load_seats(f"random,{BOT}:margin=1,tag=a,random,{BOT}:margin=1,tag=a")
+    seats = load_seats(f"random,{BOT}:margin=1,tag=a,random,{BOT}:margin=1,tag=a", "trix")
     assert seats[0] is seats[2] and seats[1] is seats[3] and seats[1].tag == "a"
     assert len(set(map(id, load_seats("random", "trix")))) == 1
 
@@ -114,7 +114,7 @@ def test_seats_share_identical_specs() -> None:
 # ---------------------------------------------------------------- parameters
 
 def test_cli_parameters_are_converted_to_the_declared_types() -> None:
-    s = load_strategy(f"{BOT}:margin=20,scale=3,greedy=true,tag=12")
+    s = load_strategy(f"{BOT}:margin=20,scale=3,greedy=true,tag=12", "trix")
     assert (s.margin, s.scale, s.greedy, s.tag) == (20, 3.0, True, "12")
     assert type(s.scale) is float and type(s.tag) is str
     assert s.label == "never-declare-lowest:margin=20,scale=3.0,greedy=True,tag=12"

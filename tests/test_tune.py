@@ -181,8 +181,8 @@ def test_default_bounds_cover_every_numeric_parameter() -> None:
     for n, (lo, hi) in bounds.items():
         assert lo <= heuristic.params[n].default <= hi
     # a variant inherits the table; another strategy gets default ± max(1, |default|)
-    assert lib.default_bounds(find_class("heuristic-declare"))["trix_by_pick"] == (1, 6)
-    pimc = lib.default_bounds(find_class("pimc"))
+    assert lib.default_bounds(find_class("heuristic-declare", "trix"))["trix_by_pick"] == (1, 6)
+    pimc = lib.default_bounds(find_class("pimc", "trix"))
     assert pimc["worlds"] == (1, 48) and pimc["win_bonus"] == (0.0, 600.0)
     assert "ties" not in pimc and "rollout" not in pimc
     # a starting value outside the default bounds widens them
