@@ -6,7 +6,9 @@ plots need (counts, sums and sums of squares, exact-value histograms). Memory de
 the number of strategies only, never on the number of games.
 
 A strategy is its spec string as recorded in the games table; a contract row's picker,
-K♥ holder and other seats get their strategy through their (run, lineup, seat).
+K♥ holder and other seats get their strategy through their (run, lineup, seat). Every
+game's games table gives the final scores (``{score_prefix}_s``) and winners and losers;
+the contracts sums are Trix's aspects, made only from runs with a contracts table.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from trixsim.reports.tables import RunFolder, RunReadError, batches, decode
+from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, game_of_runs
 
 from trixsim.types import CONTRACT_NAMES
 
@@ -28,9 +30,9 @@ HEARTS = 0xFF  # suit 0 (hearts) holds cards 0..7
 JACK_BITS = tuple(1 << (suit * 8 + 3) for suit in range(4))  # rank J = 3
 TRIX_RESULTS = (-100, -50, 0)
 
-GAME_COLUMNS = ["lineup", "contracts", *(f"strategy_{s}" for s in range(4)),
-                *(f"final_{s}" for s in range(4)), *(f"winner_{s}" for s in range(4)),
-                *(f"loser_{s}" for s in range(4))]
+GAME_COLUMNS = ["lineup", *(f"strategy_{s}" for s in range(4)),
+                *(f"winner_{s}" for s in range(4)), *(f"loser_{s}" for s in range(4))]
+"""The games table's columns every game has (besides its final scores)."""
 CONTRACT_COLUMNS = ["lineup", "picker", "pick", "contract", "forced", "picker_hand", "kh_holder",
                     "declared", "kh_taker", *(f"points_{s}" for s in range(4))]
 OPTIONAL_CONTRACT_COLUMNS = ["kh_holder_hearts"]
@@ -67,6 +69,12 @@ class Aggregates:
 
     strategies: list[str] = field(default_factory=list)
     kh_hearts_all_holders: bool = False  # True when the run records every holder's hearts
+    higher_is_better: bool = False
+    """The runs' game's score direction."""
+    score_word: str = "total"
+    """What the game calls a final score (Trix: total, trump7: points)."""
+    has_contracts: bool = True
+    """Whether the runs have Trix's contracts table (its aspects are summed)."""
     # games: [strategy, seat, moment(n, sum, sum of squares)] of final totals; wins/losses
     final: np.ndarray = field(default_factory=lambda: _zeros(0, 4, 3))
     wins: np.ndarray = field(default_factory=lambda: _zeros(0, 4))
@@ -108,12 +116,16 @@ class Aggregates:
 
 def aggregate(runs: Sequence[RunFolder]) -> Aggregates:
     """Stream every run's games then contracts tables into one ``Aggregates``."""
-    agg = Aggregates()
+    game = game_of_runs(runs)
+    agg = Aggregates(higher_is_better=game.higher_is_better, score_word=game.score_word,
+                     has_contracts=all(r.has_contracts for r in runs))
     index: dict[str, int] = {}
-    agg.kh_hearts_all_holders = all("kh_holder_hearts" in r.columns("contracts") for r in runs)
+    agg.kh_hearts_all_holders = agg.has_contracts and all(
+        "kh_holder_hearts" in r.columns("contracts") for r in runs)
     for run in runs:
         seats = _games(run, agg, index)
-        _contracts(run, agg, seats)
+        if agg.has_contracts:
+            _contracts(run, agg, seats)
     if agg.games == 0:
         raise RunReadError(f"{runs[0].path}: the run holds no games")
     return agg
@@ -122,7 +134,9 @@ def aggregate(runs: Sequence[RunFolder]) -> Aggregates:
 def _games(run: RunFolder, agg: Aggregates, index: dict[str, int]) -> np.ndarray:
     """Sum the games table; return the strategy id of each (lineup, seat)."""
     seats = np.full((256, 4), -1, dtype=np.int64)
-    for b in batches(run, "games", GAME_COLUMNS):
+    score = run.score_columns()
+    extra = ["contracts"] if run.has_contracts else []
+    for b in batches(run, "games", [*GAME_COLUMNS, *score, *extra]):
         lineup = b["lineup"].astype(np.int64)
         ids = np.stack([decode(b[f"strategy_{s}"], index) for s in range(4)], axis=1)
         agg.strategies = sorted(index, key=index.__getitem__)
@@ -134,16 +148,18 @@ def _games(run: RunFolder, agg: Aggregates, index: dict[str, int]) -> np.ndarray
             seats[lineup, s] = ids[:, s]
         n = len(lineup)
         agg.games += n
-        length = np.clip(b["contracts"].astype(np.int64), 0, 28)
+        length = np.clip(b["contracts"].astype(np.int64), 0, 28) if extra else None
         for s in range(4):
             k = ids[:, s]
             seat = np.full(n, s)
-            final = b[f"final_{s}"].astype(np.float64)
+            final = b[score[s]].astype(np.float64)
             _moments(agg.final, (k, seat), final)
             _add(agg.wins, (k, seat), b[f"winner_{s}"].astype(np.float64))
             _add(agg.losses, (k, seat), b[f"loser_{s}"].astype(np.float64))
             _add(agg.final_hist, (k, np.clip(final.astype(np.int64), TOTAL_MIN, TOTAL_MAX)
                                   - TOTAL_MIN))
+            if length is None:  # Trix's game length (in contracts) only
+                continue
             # game length once per game for each strategy at the table
             first = np.ones(n, dtype=bool)
             for t in range(s):

@@ -10,7 +10,10 @@ opponents too; they are used only for strategy pairs that have no matched pair.
 
 Every comparison is reduced to one value per deal (the mean over the pairs of that deal)
 and its interval is over deals, the independent unit. Differences are always A − B with A
-before B in display order; lower totals win, so a negative difference means A is better.
+before B in display order; which sign is better is the game's (``Paired.higher_is_better``):
+in Trix lower totals win, so a negative difference means A is better, in trump7 the
+opposite. Only the final scores are paired in every game; Trix's runs add their
+per-contract aspects (contracts picked, K♥ declaration, trix timing).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from trixsim.reports.stats import Estimate, Moments
-from trixsim.reports.tables import RunFolder, RunReadError, batches, decode
+from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, game_of_runs
 
 from trixsim.loading import split_specs
 from trixsim.types import CONTRACT_NAMES
@@ -166,7 +169,7 @@ class _Group:
                 self.ids[m[i]].append(rid)
         matched, seat = lineup_pairs(self.lineups)
         # without any pair only the finals are needed (per-lineup view): skip the contracts
-        self.paired = bool(matched or seat)
+        self.paired = bool(matched or seat) and all(r.has_contracts for r in runs)
 
     def blocks(self, size: int | None = None) -> Iterator[DealTable]:
         """The group's deals in blocks of ``size`` (default: what ``BLOCK_BYTES`` holds)."""
@@ -207,7 +210,7 @@ def read_pairs(runs: Sequence[RunFolder], ids: Sequence[str], order: Sequence[st
                ) -> tuple[Paired, list[LineupStats]]:
     """Pair the games of the runs (``pair``) and sum up each lineup (``LineupStats``),
     reading a block of deals at a time: memory stays bounded however many games."""
-    pairer = Pairer(order, keep_deals)
+    pairer = Pairer(order, keep_deals, game_of_runs(runs).higher_is_better if runs else False)
     stats: list[LineupStats] = []
     for grp in groups(runs, ids):
         mine = [LineupStats(grp.seed, lineup, grp.ids[r])
@@ -229,11 +232,12 @@ def _rows(run: RunFolder, t: DealTable, m: np.ndarray, b: dict) -> tuple[np.ndar
 
 
 def _read_games(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
-    cols = ["game", "lineup", *(f"final_{s}" for s in range(4))]
-    for b in batches(run, "games", cols, games=(t.first, t.first + t.deals)):
+    score = run.score_columns()
+    for b in batches(run, "games", ["game", "lineup", *score],
+                     games=(t.first, t.first + t.deals)):
         r, g = _rows(run, t, m, b)
         for s in range(4):
-            t.finals[r, g, s] = b[f"final_{s}"]
+            t.finals[r, g, s] = b[score[s]]
 
 
 def _read_contracts(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
@@ -316,6 +320,12 @@ class Paired:
     moments: dict[Key, Moments]
     method: dict[tuple[str, str], str]
     deals: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    higher_is_better: bool = False
+    """The game's score direction: whether a positive A − B means A is better."""
+
+    def a_better(self, mean: float) -> bool:
+        """Whether an A − B difference of ``mean`` (not 0) favours A in this game."""
+        return (mean > 0) == self.higher_is_better
 
     def pairs(self) -> list[tuple[str, str]]:
         """Strategy pairs (a before b) that could be compared."""
@@ -342,8 +352,10 @@ class Paired:
 class Pairer:
     """Pairs games block after block of deals; ``result`` gives the ``Paired``."""
 
-    def __init__(self, order: Sequence[str], keep_deals: bool = False) -> None:
+    def __init__(self, order: Sequence[str], keep_deals: bool = False,
+                 higher_is_better: bool = False) -> None:
         self.order, self.keep = list(order), keep_deals
+        self.higher_is_better = higher_is_better
         self.rank = {s: k for k, s in enumerate(order)}
         self.moments: dict[str, dict[Key, Moments]] = {MATCHED: {}, SEAT: {}}
         self.deals: dict[str, dict[tuple[str, str], list[np.ndarray]]] = {
@@ -382,13 +394,13 @@ class Pairer:
             for ab, parts in self.deals[how].items():
                 if method.get(ab) == how:
                     deals[ab] = np.concatenate(parts)
-        return Paired(self.order, moments, method, deals)
+        return Paired(self.order, moments, method, deals, self.higher_is_better)
 
 
 def pair(tables: Iterable[DealTable], order: Sequence[str],
-         keep_deals: bool = False) -> Paired:
+         keep_deals: bool = False, higher_is_better: bool = False) -> Paired:
     """Pair every table's games and reduce them to per-deal values per strategy pair."""
-    pairer = Pairer(order, keep_deals)
+    pairer = Pairer(order, keep_deals, higher_is_better)
     for t in tables:
         pairer.add(t)
     return pairer.result()
@@ -401,6 +413,8 @@ def _pair_values(t: DealTable, i: int, j: int, s: int,
     ok = (np.isfinite(fa) & np.isfinite(fb)).astype(np.float64)
     diff = fa - fb
     add("total", "", "final", diff, ok)
+    if t.own.shape[1] == 0:  # a game without Trix's contracts: its final scores only
+        return
     own = t.own[i, :, s].astype(np.float64) - t.own[j, :, s]
     table = (t.table[i, :, s].astype(np.float64) - t.table[j, :, s]) / 3
     for c, name in enumerate(CONTRACT_NAMES):

@@ -224,12 +224,14 @@ def overall(agg: Aggregates, out: Path) -> list[str]:
         n, s, ss = (np.append(m[:, i], m[:, i].sum()) for i in range(3))
         return moments_ci(n, s, ss)
 
+    word = agg.score_word
+    way = "higher" if agg.higher_is_better else "lower"
     fig, ax = plt.subplots(figsize=(8, 4.5))
     _grouped_bars(ax, agg, labels, mean_total)
-    ax.set_title("Mean final total by seat, pooled over lineups (lower is better), "
+    ax.set_title(f"Mean final {word} by seat, pooled over lineups ({way} is better), "
                  "95% intervals")
     ax.set_xlabel("seat")
-    ax.set_ylabel("mean final total (points)")
+    ax.set_ylabel(f"mean final {word} (points)")
     names.append(_save(fig, out, "overall_mean_total.png"))
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -243,19 +245,28 @@ def overall(agg: Aggregates, out: Path) -> list[str]:
         ax.set_ylabel(f"{what} rate (% of games)")
     names.append(_save(fig, out, "overall_win_loss.png"))
 
-    bins = 50
-    edges = np.arange(TOTAL_MIN, TOTAL_MIN + agg.final_hist.shape[1] + bins, bins)
+    # the histogram's used range (Trix's totals span thousands, trump7's points tens)
+    used = np.flatnonzero(agg.final_hist.sum(axis=0))
+    lo_i, hi_i = (int(used[0]), int(used[-1]) + 1) if used.size else (0, 1)
+    bins = max(1, -(-(hi_i - lo_i) // 80))
+    if agg.has_contracts:
+        bins = 50
+        lo_i, hi_i = 0, agg.final_hist.shape[1]
+    edges = np.arange(TOTAL_MIN + lo_i, TOTAL_MIN + hi_i + bins, bins)
 
     def totals(k: int) -> tuple[np.ndarray, np.ndarray] | None:
-        h = agg.final_hist[k]
+        h = agg.final_hist[k, lo_i:hi_i]
         if h.sum() == 0:
             return None
         binned = np.add.reduceat(h, np.arange(0, h.size, bins))
         return edges[:binned.size], 100 * binned / h.sum()
 
+    plural = word if word.endswith("s") else word + "s"
     names.append(_per_strategy(
-        agg, out, "final_totals.png", "Distribution of final totals", totals,
-        f"final total (points, bins of {bins})", "share of games (%)", step=True))
+        agg, out, "final_totals.png", f"Distribution of final {plural}", totals,
+        f"final {word} (points, bins of {bins})", "share of games (%)", step=True))
+    if not agg.has_contracts:  # game length in contracts: Trix's
+        return names
 
     def length(k: int) -> tuple[np.ndarray, np.ndarray] | None:
         h = agg.length_hist[k]
@@ -459,4 +470,12 @@ def points_distribution(agg: Aggregates, out: Path) -> list[str]:
     return [_save(fig, out, "points_by_contract.png")]
 
 
-SECTIONS = (overall, contract_ordering, ray_declaration, trix_timing, points_distribution)
+TRIX_SECTIONS = (contract_ordering, ray_declaration, trix_timing, points_distribution)
+"""Trix's aspect plots (runs with a contracts table)."""
+SECTIONS = (overall, *TRIX_SECTIONS)
+
+
+def sections(agg: Aggregates) -> tuple:
+    """The plot sections for the runs' game: ``overall`` for every game, Trix's aspects
+    where the runs have contracts."""
+    return SECTIONS if agg.has_contracts else (overall,)

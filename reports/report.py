@@ -23,10 +23,15 @@ from trixsim.reports.pairing import (
     run_ids,
 )
 from trixsim.reports.stats import moments_ci, wilson
-from trixsim.reports.tables import RunFolder, RunReadError, open_run
+from trixsim.reports.tables import RunFolder, RunReadError, game_of_runs, open_run
 
 from trixsim.folders import FolderError, check_new_output, create_folder
 from trixsim.types import CONTRACT_NAMES
+
+
+def game_title(name: str) -> str:
+    """A game's name as a report's title writes it (``Trix``, ``trump7``)."""
+    return "Trix" if name == "trix" else name
 
 
 class ReportError(ValueError):
@@ -107,8 +112,13 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     lineup's results)."""
     doc = Doc(title)
     ids = run_ids(runs)
-    doc.p(f"{agg.games:,} games and {agg.contracts:,} contracts from "
-          f"{len(runs)} run folder(s). Lower totals are better: the lowest total wins. "
+    word = agg.score_word
+    plural = word if word.endswith("s") else word + "s"
+    way = (f"Higher {plural} are better: the most points win" if agg.higher_is_better
+           else f"Lower {plural} are better: the lowest {word} wins")
+    counted = (f"{agg.games:,} games and {agg.contracts:,} contracts" if agg.has_contracts
+               else f"{agg.games:,} games of {game_of_runs(runs).name}")
+    doc.p(f"{counted} from {len(runs)} run folder(s). {way}. "
           "Intervals are 95%. Verdicts between strategies pair games on the same deal and "
           "seat (runs on one seed share deals) and their intervals are over deals; the "
           "behaviour sections pool each strategy over all its games, whatever the "
@@ -133,11 +143,11 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
                 f"{float(r.meta.get('seconds', 0)):,.0f} s"] for i, r in zip(ids, runs,
                                                                        strict=True)])
     if lineups:
-        doc.p("Per lineup: each strategy's mean final total over its seats, 95% interval "
+        doc.p(f"Per lineup: each strategy's mean final {word} over its seats, 95% interval "
               "over games (a strategy's result depends on who it plays against"
               + ("; lineups of one strategy at all four seats are not a comparison of "
                  "strategies" if paired is not None and not paired.method else "") + ").")
-        doc.table(["run id", "seed", "lineup", "games", "mean final total by strategy"],
+        doc.table(["run id", "seed", "lineup", "games", f"mean final {word} by strategy"],
                   verdicts.lineup_rows(lineups))
     if paired is not None and paired.method:
         verdicts.add_details(doc, paired)
@@ -150,8 +160,16 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
         rows.append([name, f"{int(n):,}", _ci(*moments_ci(m[0], m[1], m[2])),
                      _ci(*wilson(agg.wins[k].sum(), n), pct=True),
                      _ci(*wilson(agg.losses[k].sum(), n), pct=True)])
-    doc.table(["strategy", "seat-games", "mean final total", "win rate", "loss rate"], rows)
+    doc.table(["strategy", "seat-games", f"mean final {word}", "win rate", "loss rate"], rows)
     _images(doc, images, "overall")
+    if agg.has_contracts:
+        _trix_aspects(doc, agg, images)
+    return doc
+
+
+def _trix_aspects(doc: Doc, agg: Aggregates, images: dict[str, list[str]]) -> None:
+    """Trix's behaviour sections: contract ordering, K♥ declaration, trix timing and the
+    points of each contract."""
     doc.h("Contract ordering")
     rows = []
     for k, name in enumerate(agg.strategies):
@@ -196,7 +214,6 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     doc.p("Picker's mean points by contract (multipliers included):")
     doc.table(["strategy", *CONTRACT_NAMES], rows)
     _images(doc, images, "points_distribution")
-    return doc
 
 
 def _lineups(lineups: list[str], show: int = 4) -> str:
@@ -235,7 +252,7 @@ def expand_inputs(paths: Sequence[Path | str]) -> list[Path]:
 
 
 def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = False,
-                 strategies: Sequence[str] = (), title: str = "Trix strategy report",
+                 strategies: Sequence[str] = (), title: str | None = None,
                  intro: Doc | None = None,
                  intro_plots: Callable[[Path], list[str]] | None = None,
                  notes: list[str] | None = None) -> list[Path]:
@@ -256,10 +273,13 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
     except FolderError as exc:
         raise ReportError(str(exc)) from None
     runs = [open_run(d) for d in run_dirs]
+    game = game_of_runs(runs)  # first: runs of two games never hold the same games
     try:
         check_duplicates(runs)
     except DuplicateRunError as exc:
         raise ReportError(str(exc)) from None
+    if title is None:
+        title = f"{game_title(game.name)} strategy report"
     agg = aggregate(runs)
     agg = select(agg, list(strategies) or plots.order(agg.strategies))
     paired, lineups = read_pairs(runs, run_ids(runs), agg.strategies)
@@ -268,7 +288,7 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
     if notes is not None and not paired.method:
         notes.append(verdicts.no_verdict(lineups).replace("`", ""))
     with create_folder(out, "report", force, inputs=run_dirs) as (tmp, lock):
-        images = {f.__name__: f(agg, tmp) for f in plots.SECTIONS}
+        images = {f.__name__: f(agg, tmp) for f in plots.sections(agg)}
         busiest = agg.strategies[int(np.argmax(agg.final[:, :, 0].sum(axis=1)))]
         images |= verdict_plots.draw(paired, tmp, reference=busiest)
         if intro_plots is not None:

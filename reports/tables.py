@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -18,7 +19,14 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from trixsim.folders import holder
-from trixsim.runfolder import RunFolderError, damaged_chunks, read_run, tables_of, unlisted_files
+from trixsim.runfolder import (
+    RunFolderError,
+    damaged_chunks,
+    game_of,
+    read_run,
+    tables_of,
+    unlisted_files,
+)
 
 BATCH_ROWS = 262_144
 
@@ -58,6 +66,20 @@ class RunFolder:
         """Lineup strings as recorded in run.json (index = lineup column value)."""
         return list(self.meta.get("lineups", []))
 
+    @property
+    def game(self) -> Any:
+        """The ``Game`` this run plays (Trix for folders that predate games' names)."""
+        return game_of(self.meta)
+
+    @property
+    def has_contracts(self) -> bool:
+        """Whether the run has Trix's contracts table (its per-contract aspects)."""
+        return "contracts" in tables_of(self.meta)
+
+    def score_columns(self) -> list[str]:
+        """The games table's final-score columns, seat 0..3 (``{score_prefix}_s``)."""
+        return [f"{self.game.score_prefix}_{s}" for s in range(4)]
+
     def columns(self, table: str) -> list[str]:
         """Column names of ``table`` ("contracts" or "games")."""
         return list(_dataset(self, table).schema.names)
@@ -91,6 +113,10 @@ def open_run(path: Path | str) -> RunFolder:
     if not gfiles:
         raise RunReadError(f"{path}: the run holds no games")
     run = RunFolder(path, meta, cfiles, gfiles)
+    try:
+        run.game  # noqa: B018 - a run of a game not registered here cannot be read
+    except RunFolderError as exc:
+        raise RunReadError(f"{path}: {_first_line(exc)}") from None
     for table in ("games", "contracts"):
         if table not in tables:  # a game without a contracts table (trump7)
             continue
@@ -188,6 +214,16 @@ def _column(col: pa.Array) -> np.ndarray | tuple[np.ndarray, list[str]]:
         return (enc.indices.to_numpy(zero_copy_only=False).astype(np.int64),
                 [str(v) for v in enc.dictionary.to_pylist()])
     return col.to_numpy(zero_copy_only=False)
+
+
+def game_of_runs(runs: Sequence[RunFolder]) -> Any:
+    """The one game the runs play; RunReadError when they play different games (their
+    scores do not compare)."""
+    names = {r.game.name for r in runs}
+    if len(names) > 1:
+        raise RunReadError("the runs play different games (" + ", ".join(sorted(names))
+                           + "): report each game's runs separately")
+    return runs[0].game
 
 
 def decode(col: np.ndarray | tuple[np.ndarray, list[str]], index: dict[str, int]) -> np.ndarray:

@@ -8,9 +8,10 @@ So A − B is measured both in a field of B and in a field of A (matched pairs, 
 
 The ranking has two views with 95% intervals: the mean difference to every other
 strategy (the matrix of pairwise A − B, intervals over deals), and a Bradley-Terry
-rating fitted to who did better on each deal (a deal counts as a win for A when A − B is
-negative, half a win for each on a tie), on the Elo scale (400 points: 10 to 1 odds),
-with intervals from resampling deals within each pair.
+rating fitted to who did better on each deal in the game's direction (a deal counts as a
+win for A when A − B is negative in Trix, positive in trump7; half a win for each on a
+tie), on the Elo scale (400 points: 10 to 1 odds), with intervals from resampling deals
+within each pair.
 """
 
 from __future__ import annotations
@@ -123,19 +124,21 @@ def standings(folders: Sequence[Path], strategies: Sequence[str]) -> list[str]:
     met: dict[str, list[float]] = {s: [] for s in names}
     wlt: dict[str, np.ndarray] = {s: np.zeros(3, dtype=np.int64) for s in names}
     lines = []
+    sign = 1 if paired.higher_is_better else -1
     for a, b in paired.pairs():
         d = paired.deal_values(a, b)
-        w, lo, t = int((d < 0).sum()), int((d > 0).sum()), int((d == 0).sum())
-        met[a].append(float(d.mean()))
-        met[b].append(-float(d.mean()))
+        good = sign * d  # > 0: A better on the deal, in the game's direction
+        w, lo, t = int((good > 0).sum()), int((good < 0).sum()), int((d == 0).sum())
+        met[a].append(float(good.mean()))
+        met[b].append(-float(good.mean()))
         wlt[a] += [w, lo, t]
         wlt[b] += [lo, w, t]
         if {a, b} == last:
             lines.append(f"  {a} vs {b}: {a} better on {w:,} deals, {b} on {lo:,}, same on "
                          f"{t:,} ({a} - {b} {d.mean():+.1f} points per game)")
-    playing = sorted((s for s in names if met[s]), key=lambda s: np.mean(met[s]))
+    playing = sorted((s for s in names if met[s]), key=lambda s: -np.mean(met[s]))
     lines.append("  standings so far: " + "; ".join(
-        f"{k}. {s} {np.mean(met[s]):+.1f} ({'-'.join(map(str, wlt[s]))})"
+        f"{k}. {s} {sign * np.mean(met[s]):+.1f} ({'-'.join(map(str, wlt[s]))})"
         for k, s in enumerate(playing, 1)))
     return lines
 
@@ -172,6 +175,8 @@ class Ranking:
     """record[(i, j)]: deals on which i did better than j, worse, and the same (i < j)."""
     sweeps: list[tuple[int, int]] = field(default_factory=list)
     """(winner, loser) of each pair in which one did better on every deal (no ties)."""
+    higher_is_better: bool = False
+    """The game's score direction (the matrix and vs the field are raw A − B)."""
 
     def rating_text(self, i: int) -> str:
         """``r [lo, hi]``; an end a clean sweep leaves unbounded is ``∞``."""
@@ -195,13 +200,15 @@ class Ranking:
         """The ranking and the matrix as a report section."""
         d = Doc("Tournament ranking")
         n = {e.n for row in self.matrix for e in row if e is not None}
+        way, sign = (("higher", "positive") if self.higher_is_better
+                     else ("lower", "negative"))
         d.p(f"Every pair played on duplicate deals ({', '.join(f'{x:,}' for x in sorted(n))} "
             "deals per pair; ten lineups per deal: each strategy in each seat against "
             "three of the other, and each strategy in all four seats). *Rating*: "
-            "Bradley-Terry on who ended with the lower total on each deal, Elo scale (a "
+            f"Bradley-Terry on who ended with the {way} score on each deal, Elo scale (a "
             "200-point gap: the higher one does better on about 76% of deals), mean 0, "
             "95% interval from 400 resamples of the deals. *vs the field*: mean of A − B "
-            "over the other strategies (points per game; negative is better), 95% "
+            f"over the other strategies (points per game; {sign} is better), 95% "
             "interval over deals.")
         rows = []
         for rank, i in enumerate(self.order(), 1):
@@ -210,13 +217,13 @@ class Ranking:
         d.table(["rank", "strategy", "rating [95%]", "vs the field [95%]"], rows)
         if self.sweeps:
             d.p(self.sweep_note())
-        d.p("Deals won, lost and tied per pair (lower final total on the deal, averaged "
+        d.p(f"Deals won, lost and tied per pair ({way} final score on the deal, averaged "
             "over its seats):")
         d.table(["A", "B", "deals", "A better", "B better", "same"],
                 [[f"`{self.strategies[i]}`", f"`{self.strategies[j]}`", f"{w + lo + t:,}",
                   f"{w:,}", f"{lo:,}", f"{t:,}"] for (i, j), (w, lo, t) in self.record.items()])
-        d.p("Mean difference matrix: row − column final total per game on the same deals, "
-            "95% interval over deals (negative: the row strategy is better).")
+        d.p("Mean difference matrix: row − column final score per game on the same deals, "
+            f"95% interval over deals ({sign}: the row strategy is better).")
         order = self.order()
         d.table(["A \\ B", *(f"`{self.strategies[j]}`" for j in order)],
                 [[f"`{self.strategies[i]}`",
@@ -229,7 +236,7 @@ class Ranking:
         def est(e: Estimate | None) -> dict | None:
             return None if e is None else {"deals": e.n, "mean": e.mean, "lo": e.lo,
                                            "hi": e.hi}
-        return {"strategies": self.strategies,
+        return {"strategies": self.strategies, "higher_is_better": self.higher_is_better,
                 "rating": [{"strategy": s, "rating": float(r), "lo": float(lo),
                             "hi": float(hi), "vs_field": est(f)}
                            for s, r, lo, hi, f in zip(self.strategies, self.rating,
@@ -266,10 +273,12 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iters: int = 2000) -> np
 
 
 def _wins(values: dict[tuple[int, int], np.ndarray], k: int) -> np.ndarray:
+    """wins[i, j]: deals on which i did better than j (ties half); ``values`` hold how
+    much better i did than j on each deal (> 0: i better, in the game's direction)."""
     w = np.zeros((k, k))
     for (i, j), d in values.items():
-        w[i, j] = (d < 0).sum() + 0.5 * (d == 0).sum()
-        w[j, i] = (d > 0).sum() + 0.5 * (d == 0).sum()
+        w[i, j] = (d > 0).sum() + 0.5 * (d == 0).sum()
+        w[j, i] = (d < 0).sum() + 0.5 * (d == 0).sum()
     return w
 
 
@@ -309,10 +318,11 @@ def rank(paired: Paired, strategies: Sequence[str], resamples: int = 400,
     """Ratings and matrix from paired games (only the named strategies)."""
     specs = list(strategies)
     k = len(specs)
-    values = {}
+    sign = 1 if paired.higher_is_better else -1
+    values = {}  # per deal, how much better a did than b (> 0: a better)
     for a, b in paired.pairs():
         if a in specs and b in specs:
-            values[(specs.index(a), specs.index(b))] = paired.deal_values(a, b)
+            values[(specs.index(a), specs.index(b))] = sign * paired.deal_values(a, b)
     wins = _wins(values, k)
     rating = bradley_terry(wins)
     rng = np.random.default_rng(seed)
@@ -321,7 +331,7 @@ def rank(paired: Paired, strategies: Sequence[str], resamples: int = 400,
         sample = {ij: d[rng.integers(0, d.size, d.size)] for ij, d in values.items()}
         boot[r] = bradley_terry(_wins(sample, k))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
-    record = {ij: (int((d < 0).sum()), int((d > 0).sum()), int((d == 0).sum()))
+    record = {ij: (int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum()))
               for ij, d in sorted(values.items())}
     lo, hi, sweeps = _floor(rating, lo, hi, record)
     matrix = pair_matrix(paired, specs)
@@ -333,7 +343,8 @@ def rank(paired: Paired, strategies: Sequence[str], resamples: int = 400,
             continue
         field_.append(Estimate(min(e.n for e in row), float(np.mean([e.mean for e in row])),
                               float(np.sqrt(sum(e.se ** 2 for e in row)) / len(row))))
-    return Ranking(specs, matrix, wins, rating, lo, hi, field_, record, sweeps)
+    return Ranking(specs, matrix, wins, rating, lo, hi, field_, record, sweeps,
+                   paired.higher_is_better)
 
 
 def read_ranking(folders: Sequence[Path], strategies: Sequence[str]) -> Ranking:

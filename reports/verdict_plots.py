@@ -1,8 +1,10 @@
 """Plots of the duplicate verdicts: one figure per question, one series per panel.
 
 Each panel is a forest plot: one row per strategy pair (A vs B), the mean A − B per game
-with its 95% interval over deals, and a line at 0. Left of the line A scores fewer points
-(better); an interval that crosses the line means the data cannot tell.
+with its 95% interval over deals, and a line at 0. Which side is better is the game's: in
+Trix, left of the line (A scores fewer points); in trump7, right of it. An interval that
+crosses the line means the data cannot tell. Every game gets the overall plot; Trix's
+runs add their aspects (contracts, K♥ declaration, trix timing).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np  # noqa: E402
 from trixsim.reports.pairing import MATCHED, Paired  # noqa: E402
 from trixsim.reports.plots import DPI, colour  # noqa: E402
 from trixsim.reports.stats import Estimate  # noqa: E402
+from trixsim.reports.verdicts import trix_aspects  # noqa: E402
 
 from trixsim.types import CONTRACT_NAMES  # noqa: E402
 
@@ -87,9 +90,13 @@ def draw(p: Paired, out: Path, reference: str | None = None,
     def est(aspect: str, cell: str, measure: str) -> list[Estimate]:
         return [p.get(a, b, aspect, cell, measure) for a, b in pairs]
 
-    summary = forest([("final total", est("total", "", "final"))], labels, colours,
-                     f"A − B final total per game on the same deals, 95% intervals {note}",
-                     "A − B (points per game; < 0: A better)", out, "verdict_overall.png")
+    better = "> 0" if p.higher_is_better else "< 0"
+    summary = forest([("final score", est("total", "", "final"))], labels, colours,
+                     f"A − B final score per game on the same deals, 95% intervals {note}",
+                     f"A − B (points per game; {better}: A better)", out,
+                     "verdict_overall.png")
+    if not trix_aspects(p):
+        return {"verdict_summary": [summary]}
     aspects = []
     aspects.append(forest(
         [(c, est("contract", c, "picker")) for c in (*CONTRACT_NAMES, "all own contracts")],
@@ -175,7 +182,8 @@ def ranking(r: object, out: Path) -> list[str]:
     hm.set_yticks(range(k), names, fontsize=10)
     hm.set_xlabel("B (column)", fontsize=11)
     hm.set_ylabel("A (row)", fontsize=11)
-    hm.set_title("A − B final total per game (blue: A better)", fontsize=12)
+    hm.set_title("A − B final score per game (" + ("red" if r.higher_is_better else "blue")
+                 + ": A better)", fontsize=12)
     fig.colorbar(im, ax=hm, label="A − B (points per game)")
     fig.tight_layout()
     fig.savefig(out / "tournament_ranking.png", dpi=DPI)

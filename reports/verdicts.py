@@ -1,9 +1,11 @@
 """Duplicate-aware verdicts: which strategy is better, overall and per aspect, and by how much.
 
 Built on ``pairing.Paired``: every number is a mean over deals of A − B (A before B in
-display order; negative: A scores fewer points, i.e. A is better) with its 95% interval
-over deals. A verdict names the better strategy only when the interval excludes 0;
-otherwise it says that the data cannot tell.
+display order) with its 95% interval over deals; which sign is better is the game's
+(``Paired.higher_is_better``: in Trix negative, fewer points, is better; in trump7
+positive). Every game gets the overall verdict on final scores; Trix's runs add their
+aspects (contracts picked, K♥ declaration, trix timing). A verdict names the better
+strategy only when the interval excludes 0; otherwise it says that the data cannot tell.
 """
 
 from __future__ import annotations
@@ -31,17 +33,38 @@ SUMMARY_ASPECTS = (
 
 
 KH_ASPECT = [name for name, _, _ in SUMMARY_ASPECTS].index("K♥ declaration")
+GENERIC_ASPECTS = (("overall", ("total", "", "final"), "final score per game"),)
+"""The summary's aspects in a game without Trix's contracts."""
 
 
-def verdict(e: Estimate, a: str, b: str, digits: int = 1) -> str:
-    """``A by x [lo, hi]`` (A better), or that the data cannot tell (A − B, lower wins)."""
+def trix_aspects(p: Paired) -> bool:
+    """Whether the pairing holds Trix's per-contract aspects (runs with contracts)."""
+    return any(key[2] == "contract" for key in p.moments)
+
+
+def summary_aspects(p: Paired) -> tuple[tuple[str, tuple[str, str, str], str], ...]:
+    """The summary's (name, key, meaning) columns for the game of ``p``."""
+    return SUMMARY_ASPECTS if trix_aspects(p) else GENERIC_ASPECTS
+
+
+def direction_words(higher_is_better: bool) -> tuple[str, str]:
+    """("more points (higher is better)", "positive") or the Trix way round."""
+    if higher_is_better:
+        return "more points (higher is better)", "positive"
+    return "fewer points (lower is better)", "negative"
+
+
+def verdict(e: Estimate, a: str, b: str, digits: int = 1,
+            higher_is_better: bool = False) -> str:
+    """``A by x [lo, hi]`` (A better, in the game's direction: ``higher_is_better``), or
+    that the data cannot tell (from A − B)."""
     if e.n < 2 or e.se != e.se:
         return "no data" if e.n == 0 else f"{e.mean:.{digits}f} (too few deals)"
     if e.se == 0 and e.mean == 0:
         return "no difference on any deal"
     if not e.excludes_zero():
         return f"cannot tell: {e.text(digits)}"
-    better = a if e.mean < 0 else b
+    better = a if (e.mean > 0) == higher_is_better else b
     lo, hi = sorted((abs(e.lo), abs(e.hi)))
     return f"**{better}** by {abs(e.mean):.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
@@ -54,11 +77,16 @@ def _label(p: Paired, a: str, b: str) -> str:
 def summary_rows(p: Paired) -> list[list[str]]:
     """One row per strategy pair: deals, pairing and the verdict per aspect."""
     rows = []
+    aspects = summary_aspects(p)
     for a, b in p.pairs():
         total = p.get(a, b, "total", "", "final")
         row = [f"`{a}` vs `{b}`", f"{total.n:,}",
                "matched" if p.method[(a, b)] == MATCHED else "seat only"]
-        row += [verdict(p.get(a, b, *key), a, b) for _, key, _ in SUMMARY_ASPECTS]
+        row += [verdict(p.get(a, b, *key), a, b, higher_is_better=p.higher_is_better)
+                for _, key, _ in aspects]
+        if aspects is not SUMMARY_ASPECTS:
+            rows.append(row)
+            continue
         if p.method[(a, b)] != MATCHED:  # the opponents' play would be mixed in
             row[3 + KH_ASPECT] = "– (not matched)"
         timing = p.get(a, b, "trix", "timing differs", "share")
@@ -101,23 +129,26 @@ def add_summary(doc: Any, p: Paired, lineups: Sequence[LineupStats] = ()) -> Non
     if not p.method:
         doc.p(no_verdict(lineups))
         return
+    aspects = summary_aspects(p)
     doc.p("Games on the same deal (same seed and game index) are paired seat by seat: "
           "*matched* pairs differ only in that seat's strategy; *seat only* pairs (used "
           "when no matched pair exists) also have other opponents. Each cell names the "
-          "strategy with fewer points (lower is better) and by how many points, with the "
-          "95% interval over deals, or says that the interval includes 0 (cannot tell). "
-          "The K♥ declaration is judged on matched pairs only: in a seat only pair the "
-          "other seats' play would be mixed into the declaration's effect. "
-          "Aspects: " + "; ".join(f"*{name}*: {what}" for name, _, what in SUMMARY_ASPECTS)
+          f"strategy with {direction_words(p.higher_is_better)[0]} and by how many points, "
+          "with the 95% interval over deals, or says that the interval includes 0 (cannot "
+          "tell). "
+          + ("The K♥ declaration is judged on matched pairs only: in a seat only pair the "
+             "other seats' play would be mixed into the declaration's effect. "
+             if aspects is SUMMARY_ASPECTS else "")
+          + "Aspects: " + "; ".join(f"*{name}*: {what}" for name, _, what in aspects)
           + ".")
-    doc.table(["pair (A vs B)", "deals", "paired", *(n for n, _, _ in SUMMARY_ASPECTS)],
+    doc.table(["pair (A vs B)", "deals", "paired", *(n for n, _, _ in aspects)],
               summary_rows(p))
 
 
 def add_details(doc: Any, p: Paired) -> None:
     """Per aspect, the A − B tables behind the summary."""
     pairs = p.pairs()
-    if not pairs:
+    if not pairs or not trix_aspects(p):
         return
     doc.h("Duplicate comparison by aspect")
     doc.p("A − B per game on the same deals and seats, mean [95% interval over deals]; "
@@ -229,5 +260,6 @@ def write_lineups_csv(lineups: Sequence[LineupStats], path: Path) -> None:
                             s, k, ls.games, num[0], num[2], num[3]])
 
 
-__all__ = ["add_details", "add_summary", "lineup_rows", "no_verdict", "pair_matrix", "summary_rows",
+__all__ = ["GENERIC_ASPECTS", "add_details", "add_summary", "direction_words", "lineup_rows",
+           "no_verdict", "pair_matrix", "summary_aspects", "summary_rows", "trix_aspects",
            "verdict", "write_csv", "write_lineups_csv"]

@@ -88,7 +88,7 @@ def _seats(name: str) -> tuple[Callable[[], list[Strategy]], str]:
     specs = {"random": "random", "heuristic": "heuristic",
              "heuristic-vs-random": "heuristic,random,random,random",
              "pimc-vs-heuristic": "pimc,heuristic,heuristic,heuristic"}[base]
-    return (lambda: load_seats(specs)), (path or "compiled")
+    return (lambda: load_seats(specs, "trix")), (path or "compiled")
 
 
 CONFIGS = ("random", "random/stepwise", "heuristic", "heuristic/stepwise",
@@ -152,7 +152,7 @@ def search(runs: int, seed: int, spec: str = "pimc") -> None:
     from trixsim.games.trix import GameState
     from trixsim.games.trix.observation import observe
 
-    bot = load_seats(spec)[0]
+    bot = load_seats(spec, "trix")[0]
     rows, legal, hands, keys = [], [], [], []
 
     class Collect:
@@ -166,7 +166,8 @@ def search(runs: int, seed: int, spec: str = "pimc") -> None:
                 hands.append(obs.hand.copy())
                 keys.append(obs.key.copy())
 
-    play_batch(load_seats("heuristic"), seed, range(40), observer=Collect(), path="stepwise")
+    play_batch(load_seats("heuristic", "trix"), seed, range(40), observer=Collect(),
+               path="stepwise")
     R, L, H, K = (np.concatenate(x) for x in (rows, legal, hands, keys))
     prm = bot.policy_params()
     out = np.empty(len(R), dtype=np.int64)

@@ -29,7 +29,7 @@ from trixsim.testing.redeal import History, pairs
 
 def census(spec: str, games: int, seed: int) -> dict[str, object]:
     """The counts for ``games`` games of ``spec`` in all four seats."""
-    strategy = load_strategy(spec)
+    strategy = load_strategy(spec, "trix")
     hist = History(games)
     play_batch([strategy] * 4, seed, range(games), observer=hist, game=GAME)
     decisions = hist.decisions()

@@ -58,7 +58,7 @@ JACKS = (3, 11, 19, 27)
 def record_line(seed: int, strategies: str, game_id: int) -> str:
     """The record of one game, as ``trixsim record`` writes it (one line, with newline)."""
     buf = io.StringIO()
-    record_games(buf, load_seats(strategies), seed, game_id, 1)
+    record_games(buf, load_seats(strategies, "trix"), seed, game_id, 1)
     return buf.getvalue()
 
 

@@ -179,7 +179,7 @@ def test_adapted_bot_in_a_file_loads_by_path(tmp_path: Path) -> None:
         "    def play(self, view):\n"
         "        return max(view.legal)\n"
         "HighestStrategy = adapt(Highest, name='highest')\n")
-    s = load_strategy(f"{path}:k=4")
+    s = load_strategy(f"{path}:k=4", "trix")
     assert s.name == "highest" and s.bot.k == 4 and s.label == "highest:k=4"
     st = play_batch([s] * 4, SEED, range(4))
     assert (st.phase == DONE).all()

@@ -25,7 +25,7 @@ from trixsim.types import DONE, TRIX
 
 
 def _play(seed: int, n: int, with_events: bool) -> tuple[object, list]:
-    seats = load_seats("heuristic,random,random,heuristic")
+    seats = load_seats("heuristic,random,random,heuristic", "trix")
     log = EventLog() if with_events else None
     st = init(seed, np.arange(n), events=log)
     events = decode(log.rows, st.game_id) if log else []

@@ -22,7 +22,7 @@ LINEUPS = ["random", "heuristic", "heuristic,random,heuristic-nodeclare,random",
 
 def _tables(specs: str, path: str, ids: np.ndarray, seed: int = 11) -> tuple:
     log = OutcomeLog(len(ids))
-    st = play_batch(load_seats(specs), seed, ids, observer=log, path=path)
+    st = play_batch(load_seats(specs, "trix"), seed, ids, observer=log, path=path)
     return st, log.contracts(), games_table(st, 0, specs.split(",") * (4 // len(specs.split(","))))
 
 
@@ -44,8 +44,8 @@ def test_auto_takes_the_compiled_path_only_when_every_seat_has_a_policy() -> Non
             return super().play(obs)
 
     assert Methodical().compiled() is None
-    assert compiled_lineup([Methodical()] + load_seats("random")[:3]) is None
-    assert compiled_lineup(load_seats("heuristic,random,random,random")) is not None
+    assert compiled_lineup([Methodical()] + load_seats("random", "trix")[:3]) is None
+    assert compiled_lineup(load_seats("heuristic,random,random,random", "trix")) is not None
     with pytest.raises(ValueError, match="compiled path needs"):
         play_batch([Methodical()] * 4, 1, range(2), path="compiled")
 
@@ -61,7 +61,7 @@ def test_records_are_the_same_on_both_paths() -> None:
     out = []
     for path in ("compiled", "stepwise"):
         rec = Recorder(5, ["heuristic", "random", "heuristic", "random"])
-        st = play_batch(load_seats("heuristic,random,heuristic,random"), 5, range(6),
+        st = play_batch(load_seats("heuristic,random,heuristic,random", "trix"), 5, range(6),
                         observer=rec, path=path)
         out.append([r.to_json() if hasattr(r, "to_json") else repr(r)
                     for r in rec.records(st)])

@@ -68,9 +68,14 @@ def test_the_base_strategy_answers_any_decision_stepwise() -> None:
 
 
 def test_a_strategy_of_another_game_is_refused_in_one_line() -> None:
-    with pytest.raises(StrategyLoadError, match=r"^strategy 'heuristic' plays trix, not "
-                                                 r"trump7 \(strategies of trump7: random\)$"):
-        load_strategy("heuristic", "trump7")
+    with pytest.raises(StrategyLoadError, match=r"^strategy 'pimc' plays trix, not "
+                                                 r"trump7 \(strategies of trump7: heuristic, "
+                                                 r"random\)$"):
+        load_strategy("pimc", "trump7")
+    with pytest.raises(StrategyLoadError, match=r"^strategy 'heuristic' exists for several "
+                                                 r"games \(trix, trump7, trump7-bid\): name "
+                                                 r"the game \(--game\)$"):
+        load_strategy("heuristic")
 
     class TrixOnly(Strategy):
         name = "untagged"
@@ -88,7 +93,8 @@ def test_strategies_lists_a_games_bots() -> None:
     res = CliRunner().invoke(cli, ["strategies", "--game", "trump7", "--json"])
     assert res.exit_code == 0, res.output
     listed = json.loads(res.output)
-    assert [s["name"] for s in listed] == ["random"] and listed[0]["game"] is None
+    assert [(s["name"], s["game"]) for s in listed] == [("heuristic", "trump7"),
+                                                         ("random", None)]
     res = CliRunner().invoke(cli, ["strategies", "--game", "chess"])
     assert res.exit_code == 2 and "unknown game 'chess'" in res.output
 

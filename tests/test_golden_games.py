@@ -509,7 +509,7 @@ def test_the_declaration_examples_of_the_rules() -> None:
     from trixsim.loading import load_seats
 
     buf = io.StringIO()
-    record_games(buf, load_seats("random,random,random,random"), 1396, 0, 1)
+    record_games(buf, load_seats("random,random,random,random", "trix"), 1396, 0, 1)
     rec = parse_record(buf.getvalue())
     c = contract(rec, 7, "ray")  # the picker declares, another seat takes K♥
     assert (c.picker, c.pick, king_holder(c), c.ray_declared, king_taker(c)) == (1, 2, 1, True, 2)

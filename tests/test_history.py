@@ -60,7 +60,7 @@ class History:
 
 def test_history_matches_the_cards_played() -> None:
     hist = History()
-    play_batch(load_seats("heuristic,random,random,heuristic"), 4, range(12), observer=hist)
+    play_batch(load_seats("heuristic,random,random,heuristic", "trix"), 4, range(12), observer=hist)
     assert hist.checked > 1000
 
 

@@ -50,7 +50,7 @@ def fake_entry_point(monkeypatch: pytest.MonkeyPatch, on_path: None) -> None:
 # ---------------------------------------------------------------- finding strategies
 
 def test_bundled_by_name_is_discovered_from_the_package() -> None:
-    s = load_strategy("random")
+    s = load_strategy("random", "trix")
     assert type(s).__module__ == "trixsim.strategies.random_bot"
     assert s.name == "random" and s.spec == "random"
     assert "random" in names()
@@ -59,30 +59,30 @@ def test_bundled_by_name_is_discovered_from_the_package() -> None:
 
 def test_every_bundled_strategy_loads_with_defaults() -> None:
     for name, cls in loading.bundled().items():
-        s = load_strategy(name)
+        s = load_strategy(name, "trix")
         assert isinstance(s, cls) and s.name == name
 
 
 def test_by_file_path() -> None:
-    s = load_strategy(BOT)
+    s = load_strategy(BOT, "trix")
     assert type(s).__name__ == "NeverDeclareLowest" and s.margin == 10
     assert load_strategy(str(FIXTURES / "single_bot.py")).name == "only-bot"
 
 
 def test_by_import_path(on_path: None) -> None:
-    s = load_strategy("trixsim_fixture_bots:NeverDeclareLowest:margin=3")
+    s = load_strategy("trixsim_fixture_bots:NeverDeclareLowest:margin=3", "trix")
     assert type(s).__module__ == "trixsim_fixture_bots" and s.margin == 3
 
 
 def test_by_entry_point(fake_entry_point: None) -> None:
-    s = load_strategy("ep-bot:greedy=yes")
+    s = load_strategy("ep-bot:greedy=yes", "trix")
     assert s.name == "never-declare-lowest" and s.greedy is True
     assert "ep-bot" in names()
     by_name = {i.name: i for i in available()}
     assert by_name["ep-bot"].source == "entry point" and by_name["ep-bot"].cls is type(s)
     assert "no_such_module_xyz" in by_name["ep-broken"].error
     with pytest.raises(StrategyLoadError, match="entry point 'ep-broken'.*failed to load"):
-        load_strategy("ep-broken")
+        load_strategy("ep-broken", "trix")
 
 
 def test_by_real_installed_distribution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,21 +100,21 @@ def test_by_real_installed_distribution(tmp_path: Path, monkeypatch: pytest.Monk
         "[trixsim.strategies]\nplugin = tmp_trix_plugin:PluginBot\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.invalidate_caches()
-    assert load_strategy("plugin").name == "plugin-bot"
+    assert load_strategy("plugin", "trix").name == "plugin-bot"
     result = CliRunner().invoke(cli, ["strategies"])
     assert "plugin  [entry point: tmp_trix_plugin:PluginBot]" in result.output
 
 
 def test_seats_share_identical_specs() -> None:
-    seats = load_seats(f"random,{BOT}:margin=1,tag=a,random,{BOT}:margin=1,tag=a")
+    seats = load_seats(f"random,{BOT}:margin=1,tag=a,random,{BOT}:margin=1,tag=a", "trix")
     assert seats[0] is seats[2] and seats[1] is seats[3] and seats[1].tag == "a"
-    assert len(set(map(id, load_seats("random")))) == 1
+    assert len(set(map(id, load_seats("random", "trix")))) == 1
 
 
 # ---------------------------------------------------------------- parameters
 
 def test_cli_parameters_are_converted_to_the_declared_types() -> None:
-    s = load_strategy(f"{BOT}:margin=20,scale=3,greedy=true,tag=12")
+    s = load_strategy(f"{BOT}:margin=20,scale=3,greedy=true,tag=12", "trix")
     assert (s.margin, s.scale, s.greedy, s.tag) == (20, 3.0, True, "12")
     assert type(s.scale) is float and type(s.tag) is str
     assert s.label == "never-declare-lowest:margin=20,scale=3.0,greedy=True,tag=12"
@@ -137,11 +137,11 @@ def test_toml_file_naming_the_strategy() -> None:
 def test_toml_file_for_a_named_strategy_and_cli_override(tmp_path: Path) -> None:
     toml = tmp_path / "p.toml"
     toml.write_text('[params]\nmargin = 7\ntag = "from-file"\n')
-    s = load_strategy(f"{BOT}@{toml}:margin=8")
+    s = load_strategy(f"{BOT}@{toml}:margin=8", "trix")
     assert (s.margin, s.tag) == (8, "from-file")
     toml.write_text('strategy = "random"\n[params]\n')
     with pytest.raises(StrategyLoadError, match="is for strategy 'random'"):
-        load_strategy(f"{BOT}@{toml}")
+        load_strategy(f"{BOT}@{toml}", "trix")
 
 
 @pytest.mark.parametrize(("body", "message"), [
@@ -184,13 +184,13 @@ def test_toml_errors(tmp_path: Path, body: str, message: str) -> None:
 ])
 def test_load_errors_are_one_line(spec: str, message: str) -> None:
     with pytest.raises(StrategyLoadError, match=message) as err:
-        load_seats(spec)
+        load_seats(spec, "trix")
     assert "\n" not in str(err.value)
 
 
 def test_import_path_to_a_non_strategy(on_path: None) -> None:
     with pytest.raises(StrategyLoadError, match="not a Strategy subclass"):
-        load_strategy("trixsim_fixture_bots:NotAStrategy")
+        load_strategy("trixsim_fixture_bots:NotAStrategy", "trix")
 
 
 def test_broken_bundled_module_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch,
@@ -211,7 +211,7 @@ def test_broken_bundled_module_is_reported_not_fatal(monkeypatch: pytest.MonkeyP
         errors = [i.error for i in available() if i.error]
         assert errors == ["module fake_bundled_pkg.bad failed to import: RuntimeError: boom"]
         with pytest.raises(StrategyLoadError, match="fake_bundled_pkg.bad failed"):
-            load_strategy("nosuch")
+            load_strategy("nosuch", "trix")
     finally:
         loading._all_bundled.cache_clear()
         for mod in [m for m in sys.modules if m.startswith("fake_bundled_pkg")]:
@@ -256,4 +256,4 @@ def test_strategies_command_unknown_is_a_usage_error() -> None:
 
 
 def test_loaded_class_is_a_strategy() -> None:
-    assert issubclass(type(load_strategy(BOT)), Strategy)
+    assert issubclass(type(load_strategy(BOT, "trix")), Strategy)

@@ -19,7 +19,7 @@ from trixsim.types import DONE, PLACE
 
 def _states(seed: int, games: int = 30):
     """Snapshots of heuristic games (ray and general included), every few steps."""
-    seats = load_seats("heuristic")
+    seats = load_seats("heuristic", "trix")
     st = init(seed, range(games))
     legal = legal_action_mask(st)
     k = 0
@@ -81,7 +81,7 @@ def test_pimc_keeps_the_strategy_api_on_both_paths(spec: str) -> None:
 
 def test_pimc_beats_heuristic() -> None:
     """A small duplicate match (the README's ladder has the 2,000-deal figures)."""
-    pimc, heur = load_strategy("pimc:worlds=8"), load_strategy("heuristic")
+    pimc, heur = load_strategy("pimc:worlds=8", "trix"), load_strategy("heuristic", "trix")
     diffs = []
     for seat in range(4):
         seats = [heur] * 4
@@ -101,4 +101,4 @@ def test_pimc_beats_heuristic() -> None:
 ])
 def test_bad_parameters_are_refused_in_one_line(spec: str, words: str) -> None:
     with pytest.raises(StrategyLoadError, match=words):
-        load_strategy(spec)
+        load_strategy(spec, "trix")

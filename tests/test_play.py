@@ -60,7 +60,7 @@ class Script:
                  extra: Callable[[Table, int], list[str]] | None = None,
                  against: str = "heuristic", stop_after: int | None = None) -> None:
         self.table = Table(seed, game_id=0)
-        bot = load_strategy(against)
+        bot = load_strategy(against, "trix")
         bots = {s: bot for s in range(4) if s != seat}
         self.lines: list[str] = []
         k = 0
@@ -168,7 +168,7 @@ def test_picks_the_rules_refuse_get_the_reason() -> None:
     (seed 2: the random seats leave the game going until the person's pick 6)."""
     table = Table(2, game_id=0)
     printed: list[str] = []
-    session = Session(table, 0, {s: load_strategy("random") for s in (1, 2, 3)},
+    session = Session(table, 0, {s: load_strategy("random", "trix") for s in (1, 2, 3)},
                       ["human", "random", "random", "random"], printed.append)
     refused: list[str] = []
 
@@ -323,7 +323,7 @@ def test_no_other_hand_is_shown_before_its_cards_are_played(seat: int) -> None:
     own (dealt to them in this contract) or already played when the line is printed: for
     a line telling an event, by that event; for the status and commands, by now."""
     table = Table(13, game_id=0)
-    bot = load_strategy("heuristic")
+    bot = load_strategy("heuristic", "trix")
     printed: list[tuple[int, str]] = []  # (events the seat was told before the line, line)
     telling: list[int] = []  # events told so far, while the narrator tells one
 
@@ -373,7 +373,7 @@ def test_a_keep_quiet_is_told_to_the_holder_alone() -> None:
     for seat in range(4):
         table = Table(2, game_id=0)
         printed: list[str] = []
-        bot = load_strategy("random")
+        bot = load_strategy("random", "trix")
         session = Session(table, seat, {s: bot for s in range(4) if s != seat}, ["x"] * 4,
                           printed.append)
         assert session.run(lambda p, t=table: typed(t.decision, first(t), 0)) == OVER
@@ -389,7 +389,7 @@ def test_a_keep_quiet_is_told_to_the_holder_alone() -> None:
 def test_session_quits_when_asked() -> None:
     table = Table(1, game_id=0)
     printed: list[str] = []
-    bot = load_strategy("random")
+    bot = load_strategy("random", "trix")
     session = Session(table, 1, {0: bot, 2: bot, 3: bot}, ["x"] * 4, printed.append)
     assert session.run(lambda p: "quit") == QUIT
     assert not table.over and session.actions == []
@@ -430,7 +430,7 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
 
 def test_game_record_of_a_bot_game_checks_out() -> None:
     table = Table(17, game_id=0)
-    bot = load_strategy("heuristic")
+    bot = load_strategy("heuristic", "trix")
     table.play_bots({s: bot for s in range(4)})
     rec = game_record(table, 17, ["heuristic"] * 4)
     assert check_record(rec) == len(rec.contracts)

@@ -59,7 +59,7 @@ def test_points_so_far_at_the_end_are_the_contracts_points(seed: int) -> None:
 
 def test_status_and_score_show_the_contract_so_far() -> None:
     t = Table(4, game_id=0)
-    bot = load_strategy("heuristic")
+    bot = load_strategy("heuristic", "trix")
     bots = {s: bot for s in (1, 2, 3)}
     said: list[str] = []
     session = Session(t, 0, bots, ["you", "h", "h", "h"], say=said.append)

@@ -112,7 +112,7 @@ def test_at_a_table_a_quiet_answer_changes_no_other_seats_view() -> None:
     from trixsim.loading import load_strategy
     from trixsim.table import Table
 
-    bot = load_strategy("random")
+    bot = load_strategy("random", "trix")
     table = Table(3)
     checked = 0
     while not table.over and checked < 3:

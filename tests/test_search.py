@@ -156,7 +156,7 @@ def test_compiled_rollouts_play_as_the_stepwise_ones() -> None:
     from trixsim.games.trix.state import COL
     from trixsim.loading import load_seats
 
-    seats = load_seats("heuristic,random,heuristic,random")
+    seats = load_seats("heuristic,random,heuristic,random", "trix")
     st = init(3, range(40))
     legal = legal_action_mask(st)
     for _ in range(9):  # into the first contract's play

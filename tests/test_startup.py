@@ -59,7 +59,7 @@ def test_run_imports_no_reporting_library() -> None:
     strategies, leave pandas and matplotlib alone."""
     assert not _imported("-c", "import trixsim.commands.run") & HEAVY
     code = ("import trixsim.commands.run as r, trixsim.loading, trixsim.runner, trixsim.sim; "
-            "trixsim.loading.load_seats(r.DEFAULT_STRATEGIES)")
+            "trixsim.loading.load_seats(r.DEFAULT_STRATEGIES, 'trix')")
     assert not _imported("-c", code) & REPORTING
 
 

@@ -107,7 +107,7 @@ def test_records_do_not_depend_on_chunking(tmp_path: Path) -> None:
 
 def _record_one(seed: int, game_id: int) -> str:
     rec = Recorder(seed, ["random"] * 4)
-    st = play_batch(load_seats("random"), seed, [game_id], observer=rec)
+    st = play_batch(load_seats("random", "trix"), seed, [game_id], observer=rec)
     (game,) = rec.records(st)
     return game.to_json()
 

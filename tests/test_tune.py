@@ -52,7 +52,7 @@ def test_bad_start_is_tuned_towards_better_values_and_verified(app: click.Group,
     assert len(rows) == 300 and [int(r["iteration"]) for r in rows] == list(range(300))
     assert rows[-1]["deals"] == str(300 * 100)
     # the margin falls to where declaring pays (the defaults' -20 or below)
-    final = load_strategy(f"heuristic@{out}/best.toml")
+    final = load_strategy(f"heuristic@{out}/best.toml", "trix")
     assert final.declare_margin < 0 and final.trix_by_pick <= 6
     assert isinstance(final.trix_by_pick, int)
     verdict = json.loads((out / "verdict.json").read_text())
@@ -118,7 +118,7 @@ def test_tuned_toml_loads_back_with_the_tuned_values(app: click.Group,
     assert text.startswith('strategy = "heuristic"\n') and "[params]" in text
     verdict = json.loads((out / "verdict.json").read_text())
     for spec in (f"heuristic@{out}/tuned.toml", str(out / "tuned.toml")):
-        s = load_strategy(spec)
+        s = load_strategy(spec, "trix")
         assert s.name == "heuristic"
         assert s.declare_margin == verdict["tuned"]["declare_margin"]
         assert s.trix_by_pick == verdict["tuned"]["trix_by_pick"]
@@ -173,7 +173,7 @@ def test_existing_folder_needs_resume(app: click.Group, tmp_path: Path) -> None:
 
 
 def test_default_bounds_cover_every_numeric_parameter() -> None:
-    heuristic = find_class("heuristic")
+    heuristic = find_class("heuristic", "trix")
     bounds = lib.default_bounds(heuristic)
     numeric = [n for n, p in heuristic.params.items() if p.type in (int, float)]
     assert list(bounds) == numeric and "farcha_by_rank" not in bounds
@@ -181,12 +181,13 @@ def test_default_bounds_cover_every_numeric_parameter() -> None:
     for n, (lo, hi) in bounds.items():
         assert lo <= heuristic.params[n].default <= hi
     # a variant inherits the table; another strategy gets default ± max(1, |default|)
-    assert lib.default_bounds(find_class("heuristic-declare"))["trix_by_pick"] == (1, 6)
-    pimc = lib.default_bounds(find_class("pimc"))
+    assert lib.default_bounds(find_class("heuristic-declare", "trix"))["trix_by_pick"] == (1, 6)
+    pimc = lib.default_bounds(find_class("pimc", "trix"))
     assert pimc["worlds"] == (1, 48) and pimc["win_bonus"] == (0.0, 600.0)
     assert "ties" not in pimc and "rollout" not in pimc
     # a starting value outside the default bounds widens them
-    settings = lib.plan("heuristic:declare_margin=300", None, 10_000, 100, 0, 100, None)
+    settings = lib.plan("heuristic:declare_margin=300", None, 10_000, 100, 0, 100, None,
+                        game="trix")
     assert settings.wander == lib.WANDER
     assert settings.params["declare_margin"] == [-100.0, 300.0]
     assert settings.iterations == 10_000 // 800
@@ -194,7 +195,7 @@ def test_default_bounds_cover_every_numeric_parameter() -> None:
 
 def test_int_parameters_play_rounded_and_distinct_at_a_bound() -> None:
     settings = lib.plan(BAD_START, {"declare_margin": (-100, 300), "trix_by_pick": (1, 6)},
-                        8 * 100 * 50, 100, 0, 10, None)
+                        8 * 100 * 50, 100, 0, 10, None, game="trix")
     tuner = lib.Tuner(settings)
     assert list(tuner.theta0()) == [30.0, 6.0]
     assert tuner.values(np.array([12.3, 4.5])) == {"declare_margin": 12.3, "trix_by_pick": 5}
@@ -210,7 +211,7 @@ def test_int_parameters_play_rounded_and_distinct_at_a_bound() -> None:
 def test_against_another_opponent_measures_the_start_on_the_same_deals(tmp_path: Path) -> None:
     result = lib.tune(BAD_START, {"declare_margin": (-100, 300)}, 8 * 20 * 3, tmp_path / "t",
                       against="heuristic", deals_per_iteration=20, verify_deals=200,
-                      plots=False)
+                      plots=False, game="trix")
     v = result.verdict
     assert v["against"] == "heuristic" and v["deals"] == 200
     assert not (tmp_path / "t" / "gain.png").exists()
@@ -237,7 +238,7 @@ def test_the_step_size_follows_the_noise() -> None:
     """Noise alone moves a parameter by ``wander`` of its range (one s.d.) over the tuning:
     the root sum of squares of the steps a pure-noise difference of one sigma gives."""
     settings = lib.plan("heuristic", {"lead_guard": (0.0, 60.0), "trix_by_pick": (1, 6)},
-                        8 * 10 * 400, 10, 0, 10, None, wander=0.2)
+                        8 * 10 * 400, 10, 0, 10, None, wander=0.2, game="trix")
     tuner = lib.Tuner(settings)
     steps = np.array([tuner.a_k(k, 7.0) * 7.0 / (2 * tuner.c_k(k))
                       for k in range(settings.iterations)])

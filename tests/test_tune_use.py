@@ -59,7 +59,7 @@ def test_a_start_outside_the_bounds_says_what_to_do(app: click.Group, tmp_path: 
 
 def test_a_value_on_a_bound_is_flagged() -> None:
     settings = lib.plan(START, {"declare_margin": (-100, 60), "trix_by_pick": (1, 6)},
-                        8 * 10 * 4, 10, 0, 10, None)
+                        8 * 10 * 4, 10, 0, 10, None, game="trix")
     tuner = lib.Tuner(settings)
     assert lib.on_bound(tuner, {"declare_margin": 60.0, "trix_by_pick": 3}) == ["declare_margin"]
     assert lib.on_bound(tuner, {"declare_margin": -20.0, "trix_by_pick": 1}) == ["trix_by_pick"]
@@ -77,7 +77,7 @@ def test_tuned_values_not_shown_better_are_not_called_best(app: click.Group,
     assert not (out / "best.toml").exists()
     assert verdict["file"] == "tuned.toml" and "tuned.toml, not best.toml" in verdict["verdict"]
     assert f"load the tuned values (not shown better) as heuristic@{out}/tuned.toml" in res.output
-    s = load_strategy(f"heuristic@{out}/tuned.toml")
+    s = load_strategy(f"heuristic@{out}/tuned.toml", "trix")
     assert s.declare_margin == verdict["tuned"]["declare_margin"]
     for n in verdict["on_bound"]:
         assert f"note: {n} = " in res.output and "bound" in res.output
@@ -95,7 +95,7 @@ def test_better_tuned_values_are_also_best_toml(tmp_path: Path,
 
     monkeypatch.setattr(lib, "verify", better)
     lib.tune(START, {"declare_margin": (-100, 60)}, 8 * 20 * 2, tmp_path / "t",
-             deals_per_iteration=20, verify_deals=40, plots=False)
+             deals_per_iteration=20, verify_deals=40, plots=False, game="trix")
     assert (tmp_path / "t" / "best.toml").read_text() == \
         (tmp_path / "t" / "tuned.toml").read_text()
     assert json.loads((tmp_path / "t" / "verdict.json").read_text())["file"] == "best.toml"
@@ -109,7 +109,7 @@ def test_plots_are_drawn_while_the_tuning_runs(tmp_path: Path) -> None:
         seen.append((k, (out / "trajectories.png").exists()))
 
     lib.tune(START, {"declare_margin": (-100, 60)}, 8 * 20 * 3, out, deals_per_iteration=20,
-             verify_deals=40, progress=progress, plot_every=0.0)
+             verify_deals=40, progress=progress, plot_every=0.0, game="trix")
     assert seen == [(1, False), (2, True), (3, True)]
     assert (out / "gain.png").read_bytes()[:4] == b"\x89PNG"
 
@@ -117,7 +117,7 @@ def test_plots_are_drawn_while_the_tuning_runs(tmp_path: Path) -> None:
 @pytest.mark.parametrize("total", [7, 12_345, 10_000_000])
 def test_the_progress_line_fits_in_120_columns(total: int) -> None:
     values = {n: (123456.789 if p.type is float else -12345) for n, p in
-              find_class("heuristic").params.items()}
+              find_class("heuristic", "trix").params.items()}
     bar = tune_cmd.progress_bar(total, 0)
     bar.file = io.StringIO()
     bar.update(max(1, total // 3))

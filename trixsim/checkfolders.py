@@ -115,7 +115,7 @@ def _tune(path: Path) -> Audit:
     for file in files:
         try:
             name = tomllib.loads((path / file).read_text(encoding="utf-8"))["strategy"]
-            load_strategy(f"{name}@{path / file}")
+            load_strategy(f"{name}@{path / file}", state["settings"].get("game", "trix"))
         except (OSError, tomllib.TOMLDecodeError, StrategyLoadError, KeyError) as exc:
             audit.problems.append(f"{file} does not load: {str(exc)[:120]}")
     if (path / BEST).exists() and BEST not in files:

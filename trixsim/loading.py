@@ -115,12 +115,15 @@ def _all_bundled() -> tuple[dict[tuple[str | None, str], StrategyInfo], tuple[st
 
 def _bundled(game: str | None = None) -> tuple[dict[str, StrategyInfo], tuple[str, ...]]:
     """Bundled strategies that play ``game`` (None: every game) by name (a game's own
-    before a game-neutral one of the same name), and the import errors."""
+    before a game-neutral one of the same name; with ``game`` None and a name two games
+    use, the first game's in name order, so callers that mean another name it), and the
+    import errors."""
     infos, errors = _all_bundled()
     out: dict[str, StrategyInfo] = {}
     for (g, name), info in infos.items():
-        if info.cls is not None and plays(info.cls, game) and (g is not None
-                                                               or name not in out):
+        if info.cls is None or not plays(info.cls, game):
+            continue
+        if name not in out or (g is not None and out[name].cls.game is None):
             out[name] = info
     return dict(sorted(out.items())), errors
 

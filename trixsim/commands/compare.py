@@ -39,12 +39,16 @@ def _spec(value: str, hint: str, game: str) -> str:
     return value
 
 
-def sprt_status(test: Any, deals: int, diffs: np.ndarray, decision: str | None) -> str:
+def sprt_status(test: Any, deals: int, diffs: np.ndarray, decision: str | None,
+                higher_is_better: bool = False) -> str:
     """One progress line of the sequential test: the mean difference, both log-likelihood
-    ratios (A better, A worse by the effect) and the bounds they must cross."""
+    ratios (A better, A worse by the effect, in the game's direction) and the bounds they
+    must cross."""
     import numpy as np
 
     plus, minus = test.llr(diffs)
+    if higher_is_better:  # A better is a positive difference
+        plus, minus = minus, plus
     se = float(diffs.std(ddof=1) / np.sqrt(diffs.size)) if diffs.size > 1 else float("nan")
     return (f"{deals:,} deals: A - B = {diffs.mean():+.1f} (s.e. {se:.1f}); LLR A better "
             f"{minus:+.2f}, A worse {plus:+.2f}; bounds ({test.lower:.2f}, {test.upper:.2f})"
@@ -57,6 +61,8 @@ def sprt_result(a: str, b: str, result: Any) -> str:
     s, d = result.sprt, result.diff
     last = result.rounds[-1] if result.rounds else {"llr_plus": 0.0, "llr_minus": 0.0}
     plus, minus = last["llr_plus"], last["llr_minus"]
+    if result.higher_is_better:  # "minus" stands for A better: a positive difference here
+        plus, minus = minus, plus
     where = f"after {result.deals:,} deals (A - B = {d.mean:+.1f} [{d.lo:+.1f}, {d.hi:+.1f}])"
     if s["decision"] == "H1":
         better, worse, llr = (a, b, minus) if minus >= plus else (b, a, plus)
@@ -134,9 +140,10 @@ def register(group: click.Group) -> None:
         """
         # the library (numba, pyarrow, matplotlib) loads only when the command runs
         from trixsim.reports import compare as compare_lib
-        from trixsim.reports.report import ReportError, write_report
+        from trixsim.reports.report import ReportError, game_title, write_report
         from trixsim.reports.stats import SPRT
         from trixsim.reports.tables import RunReadError
+        from trixsim.runfolder import game_name, read_run
         from trixsim.runner import RunError, RunFolderError
         from trixsim.sim import StrategyError
 
@@ -168,9 +175,14 @@ def register(group: click.Group) -> None:
         n_workers = workers or os.cpu_count() or 1
         bar, advance = games_bar(5 * games, quiet)
 
+        from trixsim.games import get_game
+
+        higher = get_game(game_name(read_run(out)) if resume_dir is not None
+                          else game).higher_is_better
+
         def progress(deals: int, decision: str | None, diffs: np.ndarray) -> None:
             if test is not None:
-                click.echo(sprt_status(test, deals, diffs, decision), err=True)
+                click.echo(sprt_status(test, deals, diffs, decision, higher), err=True)
 
         where = open_backend(scheduler, backend, workers, shared_out, quiet=quiet)
         try:
@@ -183,8 +195,10 @@ def register(group: click.Group) -> None:
                         round_deals=round_deals, command=sys.argv, progress=progress,
                         on_games=advance, backend=where, game=game)
             if plots:
+                played = game_name(read_run(out))  # a resumed comparison's own game
                 write_report([out], out / "report", force=True,
-                             title=f"Trix strategy report: {a} against {b}", intro=result.doc())
+                             title=f"{game_title(played)} strategy report: {a} against {b}",
+                             intro=result.doc())
         except FolderLocked as exc:
             raise click.ClickException(str(exc)) from None
         except FolderError as exc:
@@ -198,8 +212,8 @@ def register(group: click.Group) -> None:
             raise write_failed(out, exc) from None
         d = result.diff
         click.echo(f"{result.deals:,} deals, {a} (A) against {b} (B)")
-        click.echo(f"A - B mean final total: {d.mean:.1f}  95% [{d.lo:.1f}, {d.hi:.1f}]  "
-                   f"(s.e. {d.se:.1f}): {result.verdict()}")
+        click.echo(f"A - B mean final {result.score_word}: {d.mean:.1f}  95% [{d.lo:.1f}, "
+                   f"{d.hi:.1f}]  (s.e. {d.se:.1f}): {result.verdict()}")
         for who, name in (("A", a), ("B", b)):
             r = result.rates[who]
             click.echo(f"{who} {name}: won {100 * r['win'][0]:.1f}% "

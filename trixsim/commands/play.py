@@ -96,7 +96,7 @@ def play_cmd(seat: int | None, against: str | None, seed: int | None, record: Pa
     if record is not None:
         _writable(record, "--record")
     try:
-        bot = load_strategy(against)
+        bot = load_strategy(against, "trix")
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--against") from None
     labels = [HUMAN if s == seat else against for s in range(4)]

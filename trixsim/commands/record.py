@@ -98,7 +98,7 @@ def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
     if first_game + games - 1 > MAX_INT:
         raise click.BadParameter("game ids would exceed 2**63-1", param_hint="--first-game")
     try:
-        seats = load_seats(strategies)
+        seats = load_seats(strategies, "trix")
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--strategies") from None
     if out.exists() and not out.is_dir() and not force:

@@ -18,10 +18,10 @@ def register(group: click.Group) -> None:
                   help="Report folder to write (e.g. reports/NAME).")
     @click.option("--strategies", "-s", default="",
                   help="Comma-separated strategy specs to show (default: all in the runs).")
-    @click.option("--title", default="Trix strategy report", show_default=True,
-                  help="Title of the report.")
+    @click.option("--title", default=None,
+                  help="Title of the report [default: GAME strategy report].")
     @click.option("--force", is_flag=True, help="Replace an existing report folder.")
-    def report_cmd(runs: tuple[Path, ...], out: Path, strategies: str, title: str,
+    def report_cmd(runs: tuple[Path, ...], out: Path, strategies: str, title: str | None,
                    force: bool) -> None:
         """Write PNG plots, report.md and index.html for the run folders RUNS.
 

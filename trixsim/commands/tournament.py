@@ -58,7 +58,7 @@ def register(group: click.Group) -> None:
         # the library (numba, pyarrow, matplotlib) loads only when the command runs
         from trixsim.reports import tournament as lib
         from trixsim.reports import verdict_plots
-        from trixsim.reports.report import ReportError, write_report
+        from trixsim.reports.report import ReportError, game_title, write_report
         from trixsim.reports.tables import RunReadError
         from trixsim.runner import RunError, RunFolderError
         from trixsim.sim import StrategyError
@@ -100,7 +100,8 @@ def register(group: click.Group) -> None:
             lib.write(ranking, out)
             if plots:
                 write_report(folders, out / "report", force=True, strategies=names,
-                             title="Trix tournament: " + ", ".join(names),
+                             title=f"{game_title(lib.read_settings(out).get('game', 'trix'))} "
+                                   "tournament: " + ", ".join(names),
                              intro=ranking.doc(),
                              intro_plots=lambda d: verdict_plots.ranking(ranking, d))
         except FolderLocked as exc:

@@ -14,7 +14,7 @@ import click
 from click.core import ParameterSource
 
 from trixsim.commands import Interrupted, write_failed
-from trixsim.commands.options import Count, backend_options, open_backend
+from trixsim.commands.options import Count, backend_options, game_option, open_backend
 from trixsim.commands.run import fresh_out
 from trixsim.folders import FolderError, FolderLocked
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from trixsim.pool import Backend
 
 _STORED = {"budget": "budget", "seed": "seed", "deals": "deals", "verify_deals": "verify_deals",
-           "against": "against", "wander": "wander"}
+           "against": "against", "wander": "wander", "game": "game"}
 """Command-line option -> the setting of state.json it must match on --resume."""
 
 
@@ -65,25 +65,29 @@ def register(group: click.Group) -> None:
                   help="The tuning method (SPSA as fishtest runs it; the only one so far).")
     @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
     @backend_options()
+    @game_option
     @click.pass_context
     def tune_cmd(ctx: click.Context, spec: str, param_texts: tuple[str, ...],
                  budget: int | None, out: Path | None, against: str | None, seed: int,
                  workers: int | None, resume: bool, deals: int | None,
                  verify_deals: int | None, wander: float | None, method: str,
-                 quiet: bool, scheduler: str | None, backend: str | None) -> None:
+                 quiet: bool, scheduler: str | None, backend: str | None,
+                 game: str) -> None:
         """Tune a strategy's numeric parameters with SPSA on duplicate deals.
 
         Every iteration perturbs all tuned parameters at once by ±c_k (random signs) and
         plays the same fresh deals eight times: theta+ and theta- in each seat, against the
         opponent (--against, by default SPEC) in the other three. The difference of their
-        totals in the same seat (lower is better) moves theta towards the better side, with
+        scores in the same seat (in the game's direction: lower is better in Trix, higher
+        in trump7) moves theta towards the better side, with
         fishtest's schedules (c_k = c/(k+1)^0.101, a_k = a/(A+k+1)^0.602, A = 10% of the
         iterations, c = (hi-lo)/20); the rate a is set so that noise alone would move a
         parameter by about --wander of its range over the whole tuning.
 
         At the end, the tuned values are checked against the starting ones (or --against)
         on fresh duplicate deals, as trixsim compare does; the tuned values are called
-        better only when the 95% interval of the difference lies below zero.
+        better only when the 95% interval of the difference lies on the better side of
+        zero.
 
         Writes OUT (default: a new folder under runs/) with history.csv, state.json,
         tuned.toml (the tuned values, load it as NAME@OUT/tuned.toml; copied to best.toml
@@ -98,7 +102,7 @@ def register(group: click.Group) -> None:
 
         given = {k: v for k, v in (("budget", budget), ("seed", seed), ("deals", deals),
                                    ("verify_deals", verify_deals), ("against", against),
-                                   ("wander", wander))
+                                   ("wander", wander), ("game", game))
                  if ctx.get_parameter_source(k) == ParameterSource.COMMANDLINE}
         try:
             params: Any = None
@@ -116,7 +120,8 @@ def register(group: click.Group) -> None:
                 stored = lib.read_state(out)["settings"]
                 if params is None:
                     params = {k: tuple(v) for k, v in stored["params"].items()}
-                args = {k: given.get(k, stored[v]) for k, v in _STORED.items()}
+                args = {k: given.get(k, stored.get(v, lib.LEGACY_SETTINGS.get(v)))
+                        for k, v in _STORED.items()}
             else:
                 if budget is None:
                     raise click.UsageError("Missing option '--budget'.")
@@ -127,9 +132,10 @@ def register(group: click.Group) -> None:
                 args = {"budget": budget, "seed": seed, "against": against,
                         "deals": deals or lib.DEALS_PER_ITERATION,
                         "verify_deals": verify_deals or lib.VERIFY_DEALS,
-                        "wander": wander or lib.WANDER}
+                        "wander": wander or lib.WANDER, "game": game}
             settings = lib.plan(spec, params, args["budget"], args["deals"], args["seed"],
-                                args["verify_deals"], args["against"], args["wander"])
+                                args["verify_deals"], args["against"], args["wander"],
+                                game=args["game"])
         except (lib.TuneError, StrategyLoadError) as exc:
             raise click.UsageError(str(exc)) from None
         where = open_backend(scheduler, backend, workers or os.cpu_count() or 1, quiet=quiet)
@@ -186,7 +192,8 @@ def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: b
             bar.update(1)
 
     t0 = time.perf_counter()
-    again = f"trixsim tune {shlex.quote(settings.spec)} --out {shlex.quote(str(out))} --resume"
+    again = (f"trixsim tune {shlex.quote(settings.spec)} --game {settings.game} --out "
+             f"{shlex.quote(str(out))} --resume")
     try:
         specs = [settings.spec, settings.against or settings.spec]
         with (bar if bar is not None else contextlib.nullcontext(),
@@ -195,7 +202,8 @@ def _run(lib: Any, settings: Any, params: Any, out: Path, resume: bool, quiet: b
                               against=settings.against, seed=settings.seed,
                               deals_per_iteration=settings.deals,
                               verify_deals=settings.verify_deals, resume=resume,
-                              progress=progress, wander=settings.wander, executor=executor)
+                              progress=progress, wander=settings.wander, executor=executor,
+                              game=settings.game)
     except FolderLocked as exc:
         raise click.ClickException(str(exc)) from None
     except (FolderError, lib.TuneError) as exc:

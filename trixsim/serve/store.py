@@ -85,7 +85,7 @@ def _seat(x: Any, s: int, now: float) -> SeatInfo:
     if not isinstance(spec, str):
         raise ValueError(f"seat {s}: a bot without a strategy")
     try:
-        bot = load_strategy(spec)
+        bot = load_strategy(spec, "trix")
     except StrategyLoadError as exc:
         raise ValueError(f"seat {s}: {str(exc).splitlines()[0]}") from None
     return SeatInfo(kind=BOT, name=name, spec=spec, bot=bot)

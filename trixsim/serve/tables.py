@@ -169,7 +169,7 @@ class GameTable:
         if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
             raise Refused("give a strategy spec, e.g. heuristic or pimc:worlds=8")
         try:
-            bot = load_strategy(spec.strip())
+            bot = load_strategy(spec.strip(), "trix")
         except StrategyLoadError as exc:
             raise Refused(str(exc).splitlines()[0]) from None
         self.seats[s] = SeatInfo(kind=BOT, name=spec.strip(), spec=spec.strip(), bot=bot)
@@ -416,7 +416,7 @@ class Hub:
         from trixsim.serve.store import TableStore
 
         self.bot_after, self.records, self.clock = bot_after, records, clock
-        self.stand_in = load_strategy(stand_in)
+        self.stand_in = load_strategy(stand_in, "trix")
         self.tables: dict[str, GameTable] = {}
         self.seeds = seeds
         """The tables' seeds in turn (tests); by default each is a fresh random one."""

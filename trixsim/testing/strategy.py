@@ -195,7 +195,7 @@ def _resolve(strategy_or_spec: Strategy | type[Strategy] | str) -> Strategy:
     what = f"check_strategy({strategy_or_spec!r})"
     try:
         if isinstance(strategy_or_spec, str):
-            return load_strategy(strategy_or_spec)
+            return load_strategy(strategy_or_spec, "trix")
         cls = check_class(strategy_or_spec, f"{strategy_or_spec!r}")
         return build(cls, {}, cls.name)
     except StrategyLoadError as exc:

@@ -4,7 +4,9 @@ fishtest runs SPSA, with a verification of the result on fresh deals.
 Iteration k plays deals k*N .. (k+1)*N - 1 (never reused) eight times: theta+ in seat s
 and theta- in seat s, s = 0..3, each against the opponent in the other three seats (by
 default the start; ``against``); its difference is the per-deal mean over seats of theta+'s
-final total minus theta-'s (lower totals are better). This is the verification's measure:
+final score minus theta-'s (in the game's direction: lower totals are better in Trix,
+higher points in trump7; the game is the tuning's ``game``). This is the verification's
+measure:
 a 4-player game has no head-to-head result, and theta+ against theta- would also reward
 what one side's parameters do to the other side's score.
 The arithmetic (gains, schedules, the noise-calibrated learning rate) is in
@@ -46,6 +48,7 @@ from trixsim.tune.spsa import (
     DEALS_PER_ITERATION,
     DEFAULT_BOUNDS,
     GAMES_PER_DEAL,
+    LEGACY_SETTINGS,
     VERIFY_DEALS,
     WANDER,
     Bounds,
@@ -81,7 +84,7 @@ def iterate(tuner: Tuner, k: int, theta: np.ndarray, sigma: float | None,
     """SPSA iteration k from ``theta``: (new theta, sigma, the history row)."""
     s = tuner.settings
     delta, plus, minus = tuner.perturb(k, theta)
-    jobs = [(s.spec, plus, minus, s.against, s.seed, a, b)
+    jobs = [(s.spec, plus, minus, s.against, s.seed, a, b, s.game)
             for a, b in play.pieces(k * s.deals, (k + 1) * s.deals)]
     return tuner.update(k, theta, delta, play.gather(executor, play.pair_diffs, jobs), sigma)
 
@@ -106,9 +109,9 @@ def _open(out: Path, settings: Settings, tuner: Tuner, resume: bool
     state = read_state(out)
     stored = state["settings"]
     for key, value in asdict(settings).items():
-        if stored.get(key) != json.loads(json.dumps(value)):
-            raise TuneError(f"{out} was started with {key} = {stored.get(key)!r}, "
-                            f"not {value!r}")
+        before = stored.get(key, LEGACY_SETTINGS.get(key))
+        if before != json.loads(json.dumps(value)):
+            raise TuneError(f"{out} was started with {key} = {before!r}, not {value!r}")
     return state, FolderLock(out).acquire()
 
 
@@ -116,13 +119,15 @@ def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str 
          seed: int = 0, workers: int = 1, deals_per_iteration: int = DEALS_PER_ITERATION,
          verify_deals: int = VERIFY_DEALS, resume: bool = False,
          progress: Progress | None = None, wander: float = WANDER, plots: bool = True,
-         executor: Executor | None = None, plot_every: float = PLOT_EVERY) -> TuneResult:
-    """Tune ``spec``'s parameters ``params`` (name -> (lo, hi); None: every numeric one with
-    its default bounds) with SPSA for ``budget`` games into the new folder ``out``, then
-    verify the result. With ``resume``, continue the tuning in ``out`` (the arguments must
-    be the ones it was started with). ``progress(done, iterations, values, diff)`` is
-    called after every iteration; with ``plots`` the plots are redrawn every ``plot_every``
-    seconds while it runs and at the end. The tuned values are in tuned.toml, and in
+         executor: Executor | None = None, plot_every: float = PLOT_EVERY, *,
+         game: str) -> TuneResult:
+    """Tune ``spec``'s parameters ``params`` in ``game`` (name -> (lo, hi); None: every
+    numeric one with its default bounds) with SPSA for ``budget`` games into the new
+    folder ``out``, then verify the result. With ``resume``, continue the tuning in
+    ``out`` (the arguments must be the ones it was started with).
+    ``progress(done, iterations, values, diff)`` is called after every iteration; with
+    ``plots`` the plots are redrawn every ``plot_every`` seconds while it runs and at the
+    end. The tuned values are in tuned.toml, and in
     best.toml too when the verification shows them better than the start. Games are played
     over ``workers`` local processes, or over ``executor`` when given (a cluster's); the
     results are the same either way."""
@@ -131,7 +136,7 @@ def tune(spec: str, params: Bounds | None, budget: int, out: Path, against: str 
     out = Path(out)
     plotted = time.monotonic()
     settings = plan(spec, params, budget, deals_per_iteration, seed, verify_deals, against,
-                    wander)
+                    wander, game=game)
     tuner = Tuner(settings)
     state, lock = _open(out, settings, tuner, resume)
     try:
@@ -204,17 +209,20 @@ def verify(tuner: Tuner, values: dict[str, Any], executor: Executor | None = Non
     deals too and the verdict is tuned minus start, paired by deal."""
     s = tuner.settings
     seed = s.seed + VERIFY_SEED_OFFSET
-    jobs = [(s.spec, values, s.against, seed, a, b) for a, b in play.pieces(0, s.verify_deals)]
+    jobs = [(s.spec, values, s.against, seed, a, b, s.game)
+            for a, b in play.pieces(0, s.verify_deals)]
     d = play.gather(executor, play.verify_diffs, jobs, axis=1)
     gain = play.estimate(d[0] - d[1])
     return {"deals": s.verify_deals, "seed": seed, "tuned": values, "start": s.spec,
             "against": s.against or s.spec, "tuned_minus_against": play.estimate(d[0]),
             "start_minus_against": play.estimate(d[1]), "tuned_minus_start": gain,
-            "better": gain["hi"] < 0, "verdict": play.verdict_text(gain)}
+            "better": play.better(gain, tuner.sign > 0),
+            "verdict": play.verdict_text(gain, tuner.sign > 0)}
 
 
 __all__ = ["BEST", "DEALS_PER_ITERATION", "DEFAULT_BOUNDS", "FORMAT", "GAMES_PER_DEAL",
-           "PLOT_EVERY", "TUNED", "VERIFY_DEALS", "VERIFY_SEED_OFFSET", "WANDER", "Bounds",
+           "LEGACY_SETTINGS", "PLOT_EVERY", "TUNED", "VERIFY_DEALS", "VERIFY_SEED_OFFSET",
+           "WANDER", "Bounds",
            "Settings", "TuneError", "TuneResult", "Tuner", "check_bounds", "default_bounds",
            "iterate", "on_bound", "parse_bound", "plan", "read_history", "read_state", "tune",
            "verify"]

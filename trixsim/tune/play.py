@@ -24,13 +24,14 @@ PIECE = 250
 
 
 @lru_cache(maxsize=16)
-def _base(spec: str) -> Strategy:
-    return load_strategy(spec)
+def _base(spec: str, game: str) -> Strategy:
+    return load_strategy(spec, game)
 
 
-def strategy(spec: str, values: Values | None) -> Strategy:
-    """``spec`` with ``values`` instead of its own (cached per process)."""
-    base = _base(spec)
+def strategy(spec: str, values: Values | None, game: str) -> Strategy:
+    """``spec`` (a strategy of ``game``) with ``values`` instead of its own (cached per
+    process)."""
+    base = _base(spec, game)
     if not values:
         return base
     cls = type(base)
@@ -38,45 +39,51 @@ def strategy(spec: str, values: Values | None) -> Strategy:
                  parse_spec(spec).target or cls.name)
 
 
-def pair_diffs(spec: str, plus: Values, minus: Values, against: str | None, seed: int,
-               start: int, stop: int) -> np.ndarray:
-    """Per deal of ``start .. stop-1``: the mean over seats s of theta+'s final total in
-    seat s minus theta-'s in seat s, both against the opponent (``against``, by default the
-    start) in the other three seats: the measure the verification uses."""
+def _scores(seats: list[Strategy], seed: int, ids: np.ndarray, game: str) -> np.ndarray:
+    """(deals, 4) final scores of the deals ``ids`` played by ``seats`` in ``game``."""
+    from trixsim.games import get_game
     from trixsim.sim import play_batch
 
-    opp = strategy(against, None) if against is not None else strategy(spec, None)
-    p, m = strategy(spec, plus), strategy(spec, minus)
+    rules = get_game(game)
+    return rules.final_scores(play_batch(seats, seed, ids, game=rules)).astype(np.float64)
+
+
+def pair_diffs(spec: str, plus: Values, minus: Values, against: str | None, seed: int,
+               start: int, stop: int, game: str) -> np.ndarray:
+    """Per deal of ``start .. stop-1``: the mean over seats s of theta+'s final score in
+    seat s minus theta-'s in seat s, both against the opponent (``against``, by default the
+    start) in the other three seats: the measure the verification uses."""
+    opp = strategy(against if against is not None else spec, None, game)
+    p, m = strategy(spec, plus, game), strategy(spec, minus, game)
     ids = np.arange(start, stop, dtype=np.int64)
     d = np.zeros(ids.size)
     for seat in range(4):
         seats_p, seats_m = [opp] * 4, [opp] * 4
         seats_p[seat], seats_m[seat] = p, m
-        tp = play_batch(seats_p, seed, ids).totals[:, seat].astype(np.float64)
-        tm = play_batch(seats_m, seed, ids).totals[:, seat].astype(np.float64)
+        tp = _scores(seats_p, seed, ids, game)[:, seat]
+        tm = _scores(seats_m, seed, ids, game)[:, seat]
         d += (tp - tm) / 4
     return d
 
 
 def verify_diffs(spec: str, tuned: Values, against: str | None, seed: int, start: int,
-                 stop: int) -> np.ndarray:
+                 stop: int, game: str) -> np.ndarray:
     """Per deal: (tuned in seat s, the opponent elsewhere) minus (the opponent in all seats),
     averaged over s; row 0 for the tuned values, row 1 for the start (zeros when the
     opponent is the start)."""
-    from trixsim.sim import play_batch
-
-    opp = strategy(against, None) if against is not None else strategy(spec, None)
-    players = [strategy(spec, tuned), None if against is None else strategy(spec, None)]
+    opp = strategy(against if against is not None else spec, None, game)
+    players = [strategy(spec, tuned, game),
+               None if against is None else strategy(spec, None, game)]
     ids = np.arange(start, stop, dtype=np.int64)
     out = np.zeros((2, ids.size))
-    base = play_batch([opp] * 4, seed, ids).totals.astype(np.float64)
+    base = _scores([opp] * 4, seed, ids, game)
     for row, who in enumerate(players):
         if who is None:
             continue
         for seat in range(4):
             seats = [opp] * 4
             seats[seat] = who
-            tot = play_batch(seats, seed, ids).totals[:, seat].astype(np.float64)
+            tot = _scores(seats, seed, ids, game)[:, seat]
             out[row] += (tot - base[:, seat]) / 4
     return out
 
@@ -107,10 +114,16 @@ def estimate(x: np.ndarray) -> dict[str, float]:
     return {"mean": e.mean, "se": e.se, "lo": e.lo, "hi": e.hi}
 
 
-def verdict_text(gain: dict[str, float]) -> str:
-    """What the interval of tuned - start allows one to say."""
+def better(gain: dict[str, float], higher_is_better: bool) -> bool:
+    """Whether the interval of tuned - start lies on the better side of 0 in the game's
+    direction."""
+    return gain["lo"] > 0 if higher_is_better else gain["hi"] < 0
+
+
+def verdict_text(gain: dict[str, float], higher_is_better: bool = False) -> str:
+    """What the interval of tuned - start allows one to say (in the game's direction)."""
     if gain["hi"] < 0 or gain["lo"] > 0:
-        return (f"the tuned parameters are {'better' if gain['hi'] < 0 else 'worse'} than "
-                "the starting ones at the 95% level")
+        word = "better" if better(gain, higher_is_better) else "worse"
+        return f"the tuned parameters are {word} than the starting ones at the 95% level"
     return ("no significant difference at the 95% level: the tuned parameters are not shown "
             "to be better")

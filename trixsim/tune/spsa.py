@@ -3,8 +3,9 @@
 Iteration k draws ``delta`` = ±1 per tuned parameter from a numpy Generator seeded with
 (seed, k) and plays ``theta± = centre ± c_k delta`` (the centre is theta moved at most c_k
 inside the bounds, so both lie within them and differ by 2 c_k even at a bound). The
-measured difference ``diff`` (theta+ minus theta-, points per game, lower is better) gives
-the gradient estimate ``g = diff / (2 c_k delta)`` and the update ``theta -= a_k g``, clipped.
+measured difference ``diff`` (theta+ minus theta-, points per game) gives the gradient
+estimate ``g = diff / (2 c_k delta)`` and the update ``theta -= a_k g`` where lower scores
+are better (Trix), ``theta += a_k g`` where higher are (trump7), clipped.
 
 Schedules (fishtest's exponents): ``c_k = c / (k+1)^0.101`` and ``a_k = a / (A+k+1)^0.602``
 with A = 10% of the iterations; per parameter c = (hi - lo) / 20 (at least 0.5 for an int
@@ -24,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from trixsim.games import get_game
 from trixsim.loading import StrategyLoadError, build, load_strategy, parse_spec
 from trixsim.strategy import Strategy
 from trixsim.tune.files import TuneError
@@ -122,13 +124,19 @@ class Settings:
     iterations: int
     wander: float = WANDER
     sigma: float | None = None  # one iteration's standard error; None: measured at k = 0
+    game: str = "trix"
+    """The game played (tunings from before games had names: Trix)."""
+
+
+LEGACY_SETTINGS: dict[str, Any] = {"game": "trix"}
+"""Settings a state.json from before they existed holds implicitly."""
 
 
 def plan(spec: str, params: Bounds | None, budget: int, deals: int, seed: int,
          verify_deals: int, against: str | None, wander: float = WANDER,
-         sigma: float | None = None) -> Settings:
-    """Check a tuning's arguments and return its settings (TuneError, StrategyLoadError)."""
-    start = load_strategy(spec)
+         sigma: float | None = None, *, game: str) -> Settings:
+    """Check a tuning of ``game`` and return its settings (TuneError, StrategyLoadError)."""
+    start = load_strategy(spec, game)
     who = parse_spec(spec).target or type(start).name
     bounds = check_bounds(type(start), params, who)
     if params is None:  # default bounds widen to include the starting value
@@ -156,9 +164,9 @@ def plan(spec: str, params: Bounds | None, budget: int, deals: int, seed: int,
             except StrategyLoadError as exc:
                 raise TuneError(f"{exc} (give {n!r} other bounds: --param {n}=LO:HI)") from None
     if against is not None:
-        load_strategy(against)
+        load_strategy(against, game)
     return Settings(spec.strip(), {n: list(b) for n, b in bounds.items()}, budget, seed, deals,
-                    verify_deals, against, budget // per, wander, sigma)
+                    verify_deals, against, budget // per, wander, sigma, game)
 
 
 class Tuner:
@@ -166,7 +174,9 @@ class Tuner:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = s = settings
-        self.start = load_strategy(s.spec)
+        self.start = load_strategy(s.spec, s.game)
+        self.sign = 1.0 if get_game(s.game).higher_is_better else -1.0
+        """+1 where higher scores are better: theta moves along the measured gradient."""
         self.cls = type(self.start)
         self.target = parse_spec(s.spec).target or self.cls.name
         self.names = list(s.params)
@@ -224,7 +234,7 @@ class Tuner:
             sigma = self.settings.sigma or se or 1.0
         ck = self.c_k(k)
         g = diff / (2 * ck * delta)
-        new = np.clip(theta - self.a_k(k, sigma) * g, self.lo, self.hi)
+        new = np.clip(theta + self.sign * self.a_k(k, sigma) * g, self.lo, self.hi)
         row = {"iteration": k, "deals": (k + 1) * self.settings.deals, "diff": diff, "se": se,
                **dict(zip(self.names, new.tolist(), strict=True)),
                **{f"c_{n}": x for n, x in zip(self.names, ck.tolist(), strict=True)}}
