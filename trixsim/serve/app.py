@@ -140,12 +140,7 @@ class Server:
                              "link": f"/t/{table.id}"})
 
     async def strategies(self, request: Request) -> Response:
-        from trixsim.loading import names
-        try:
-            listed = names()
-        except Exception:  # an installed strategy that fails to list must not break this
-            listed = ["heuristic", "pimc", "random"]
-        return JSONResponse({"strategies": listed})
+        return JSONResponse({"strategies": self.hub.bots.names()})
 
     async def socket(self, ws: WebSocket) -> None:
         await ws.accept()

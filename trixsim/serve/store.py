@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from trixsim.folders import write_atomic
-from trixsim.loading import StrategyLoadError, load_strategy
+from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.tables import BOT, OPEN, PERSON, GameTable, SeatInfo
 from trixsim.strategy import Strategy
 from trixsim.table import Table
@@ -37,7 +37,7 @@ def snapshot(t: GameTable) -> dict[str, Any]:
 
 
 def restore(d: Any, bot_after: float | None, stand_in: Strategy, records: Path | None,
-            clock: Callable[[], float]) -> GameTable:
+            clock: Callable[[], float], bots: BotList | None = None) -> GameTable:
     """The table a snapshot describes, its people away until they reconnect; ValueError
     with a one-line reason when the snapshot is not one or the rules refuse its game."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
@@ -47,9 +47,11 @@ def restore(d: Any, bot_after: float | None, stand_in: Strategy, records: Path |
             or not isinstance(seats, list) or len(seats) != 4:
         raise ValueError("damaged (id, seed or seats)")
     t = GameTable(tid, bot_after, stand_in, records, clock=clock)
+    if bots is not None:
+        t.bots = bots
     t.seed = seed
     for s, x in enumerate(seats):
-        t.seats[s] = _seat(x, s, clock())
+        t.seats[s] = _seat(x, s, clock(), t.bots)
     actions = d.get("actions")
     if actions is not None:
         if any(i.kind == OPEN for i in t.seats):
@@ -69,7 +71,7 @@ def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _seat(x: Any, s: int, now: float) -> SeatInfo:
+def _seat(x: Any, s: int, now: float, bots: BotList) -> SeatInfo:
     if not isinstance(x, dict) or x.get("kind") not in (OPEN, PERSON, BOT):
         raise ValueError(f"damaged seat {s}")
     kind, name, token, spec = x["kind"], x.get("name"), x.get("token"), x.get("spec")
@@ -85,9 +87,10 @@ def _seat(x: Any, s: int, now: float) -> SeatInfo:
     if not isinstance(spec, str):
         raise ValueError(f"seat {s}: a bot without a strategy")
     try:
-        bot = load_strategy(spec)
-    except StrategyLoadError as exc:
-        raise ValueError(f"seat {s}: {str(exc).splitlines()[0]}") from None
+        bot = bots.load(spec)
+    except BotRefused:
+        raise ValueError(f"seat {s}: a bot this server does not seat ({spec[:60]!r})"
+                         ) from None
     return SeatInfo(kind=BOT, name=name, spec=spec, bot=bot)
 
 
@@ -114,14 +117,15 @@ class TableStore:
         self.path(table_id).unlink(missing_ok=True)
 
     def load(self, bot_after: float | None, stand_in: Strategy, records: Path | None,
-             clock: Callable[[], float]) -> tuple[list[GameTable], list[str]]:
+             clock: Callable[[], float], bots: BotList | None = None
+             ) -> tuple[list[GameTable], list[str]]:
         """Every table in the folder, and a line for each file that could not be read
         (such files are left as they are)."""
         tables, problems = [], []
         for f in sorted(self.folder.glob("*.json")):
             try:
                 d = json.loads(f.read_text(encoding="utf-8"))
-                t = restore(d, bot_after, stand_in, records, clock)
+                t = restore(d, bot_after, stand_in, records, clock, bots)
                 if f.stem != t.id:
                     raise ValueError(f"holds table {t.id}")
             except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:

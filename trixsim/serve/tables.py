@@ -29,7 +29,8 @@ from typing import Any
 from trixsim.cards import cards_of
 from trixsim.folders import write_atomic
 from trixsim.games.trix.events import Trick
-from trixsim.loading import StrategyLoadError, load_strategy
+from trixsim.loading import load_strategy
+from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.wire import event_dict, game_view
 from trixsim.strategy import Strategy
 from trixsim.table import Table
@@ -91,6 +92,8 @@ class GameTable:
     record_path: Path | None = None
     record_error: str | None = None
     keep_error: str | None = None
+    bots: BotList = field(default_factory=BotList)
+    """The bots this table may seat (the server's list)."""
 
     # -- seats -----------------------------------------------------------------------
 
@@ -166,12 +169,12 @@ class GameTable:
         s = _seat_number(seat)
         if self.seats[s].kind != OPEN:
             raise Refused(f"seat {s} is not open")
-        if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
+        if not isinstance(spec, str) or not spec.strip():
             raise Refused("give a strategy spec, e.g. heuristic or pimc:worlds=8")
         try:
-            bot = load_strategy(spec.strip())
-        except StrategyLoadError as exc:
-            raise Refused(str(exc).splitlines()[0]) from None
+            bot = self.bots.load(spec)
+        except BotRefused as exc:
+            raise Refused(str(exc)) from None
         self.seats[s] = SeatInfo(kind=BOT, name=spec.strip(), spec=spec.strip(), bot=bot)
         self._maybe_start()
 
@@ -411,11 +414,13 @@ class Hub:
 
     def __init__(self, bot_after: float | None = None, records: Path | None = None,
                  stand_in: str = "heuristic", seeds: Iterator[int] | None = None,
-                 keep: Path | None = None, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+                 keep: Path | None = None, clock: Callable[[], float] = time.monotonic,
+                 bots: BotList | None = None) -> None:
         from trixsim.serve.store import TableStore
 
         self.bot_after, self.records, self.clock = bot_after, records, clock
+        self.bots = BotList() if bots is None else bots
+        """The bots a table may seat (the operator's list)."""
         self.stand_in = load_strategy(stand_in)
         self.tables: dict[str, GameTable] = {}
         self.seeds = seeds
@@ -425,7 +430,8 @@ class Hub:
         self.problems: list[str] = []
         """A line per kept table that could not be restored (its file is left alone)."""
         if self.store is not None:
-            restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock)
+            restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock,
+                                                      self.bots)
             self.tables = {t.id: t for t in restored}
             for t in restored:  # a finished game whose record could not be written before
                 if t.phase == "over":
@@ -451,7 +457,7 @@ class Hub:
         if len(self.tables) >= self.MAX_TABLES:
             self._evict()
         table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
-                          self.records, clock=self.clock)
+                          self.records, clock=self.clock, bots=self.bots)
         if self.seeds is not None:
             table.seed = next(self.seeds)
         _, token = table.sit(0, name)
