@@ -54,14 +54,19 @@ def _bind(host: str, port: int) -> socket.socket:
               help="Keep tables in memory only: a restart ends their games.  [default: "
                    "unfinished tables are kept in RECORDS/unfinished/ and come back when "
                    "the server starts again]")
+@click.option("--allow", "allow", multiple=True, metavar="SPEC",
+              help="Also let a table's host seat this bot (any strategy spec, files "
+                   "included, loaded now; seated by its exact text). Repeatable.  "
+                   "[default: the bundled strategies by name, parameters within their "
+                   "limits]")
 def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
-              records: Path, forget: bool) -> None:
+              records: Path, forget: bool, allow: tuple[str, ...]) -> None:
     """Serve web tables where people and bots play Trix in the browser.
 
     Open the printed address, create a table and share its link: others join a free
-    seat by it, and the table's creator may seat bots (any strategy spec). The game
-    starts when four are seated. Exit codes: 0 stopped, 2 bad options or the address
-    cannot be used, 130 interrupted.
+    seat by it, and the table's creator may seat bots (the bundled strategies, or
+    those --allow names). The game starts when four are seated. Exit codes: 0
+    stopped, 2 bad options or the address cannot be used, 130 interrupted.
     """
     if records.exists() and not records.is_dir():
         raise click.BadParameter(f"{records} is not a directory", param_hint="--records")
@@ -75,13 +80,19 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
 
         from trixsim.loading import StrategyLoadError
         from trixsim.serve.app import create_app
+        from trixsim.serve.bots import BotList
         from trixsim.serve.tables import Hub
     except ImportError as exc:
         raise click.ClickException(f"the web table needs {exc.name}: pip install "
                                    "starlette uvicorn websockets") from None
     keep = None if forget else records / "unfinished"
     try:
-        hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in, keep=keep)
+        bots = BotList(allow)
+    except StrategyLoadError as exc:
+        raise click.BadParameter(str(exc).splitlines()[0], param_hint="--allow") from None
+    try:
+        hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in, keep=keep,
+                  bots=bots)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--stand-in") from None
     except OSError as exc:
