@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,100 @@ def test_a_saved_table_cannot_seat_a_bot_the_server_does_not_seat(tmp_path: Path
     assert time.monotonic() - t0 < 5
     assert not hub.tables and len(hub.problems) == 1
     assert (keep / "abcdefghijkl.json").exists()
+
+
+# -- 2. bots think off the event loop, within a time limit --------------------------------
+
+def test_a_bot_past_its_time_limit_plays_the_fallback_and_delays_only_its_table(
+        tmp_path: Path) -> None:
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\nfrom trixsim.strategy import Strategy\n"
+                    "class Slow(Strategy):\n    name = 'slow'\n    policy = None\n"
+                    "    def play(self, obs):\n        time.sleep(1.0)\n"
+                    "        return super().play(obs)\n"
+                    "    pick = declare = place = play\n")
+    from trixsim.serve.app import Limits
+    hub = Hub(records=tmp_path / "records", seeds=itertools.count(SEED),
+              bots=BotList([f"{slow}:Slow"]))
+    client = TestClient(create_app(hub, Limits(think=0.2)))
+    client.__enter__()
+    _CLIENTS.append(client)
+    slow_tid, slow_token = create(client)
+    fast_tid, fast_token = create(client, "Bea")
+    with client.websocket_connect(f"/ws/{slow_tid}") as a, \
+            client.websocket_connect(f"/ws/{fast_tid}") as b:
+        hello(a, slow_token)
+        hello(b, fast_token)
+        for s in (1, 2):
+            ask_bot(a, f"{slow}:Slow", s)
+        for s in (1, 2, 3):
+            ask_bot(b, "heuristic", s)
+        t0 = time.monotonic()
+        a.send_json({"type": "bot", "seat": 3, "spec": f"{slow}:Slow"})
+        fast = hello_again = None
+        # meanwhile the other table answers at once
+        b.send_json({"type": "last"})
+        fast = b.receive_json()
+        hello_again = time.monotonic() - t0
+        m, before = until(a)
+        assert fast["type"] in ("error", "last") and hello_again < 0.5, hello_again
+        notices = [x["message"] for x in before if x["type"] == "notice"]
+        game = m["game"]
+        if game["turn"] != 0:  # the slow bots were asked (a first pick may be Ann's)
+            assert notices and "took longer than 0.2 s" in notices[0], before
+            assert "heuristic" in notices[0]
+        assert time.monotonic() - t0 < 15
+
+
+# -- 3. only what changed, and sitting in ------------------------------------------------
+
+def four_people(stack: ExitStack, client: TestClient, tid: str, token: str
+                ) -> tuple[list[Any], list[Msg]]:
+    """Ann (the host) and three more people seated at ``tid``: their tabs and states."""
+    ws = [stack.enter_context(client.websocket_connect(f"/ws/{tid}")) for _ in range(4)]
+    m = [hello(ws[0], token)]
+    for s in (1, 2, 3):
+        m.append(hello(ws[s], None))
+        ws[s].send_json({"type": "sit", "seat": s, "name": f"P{s}"})
+        until(ws[s], "seated")
+        for k in range(s + 1):  # everyone sees the new seat
+            m[k] = until(ws[k])[0]
+    return ws, m
+
+
+def test_a_quiet_king_of_hearts_holder_sends_nothing_to_the_other_seats(
+        tmp_path: Path) -> None:
+    """The K♥ holder keeps quiet: the other seats get no message at all (before, each got
+    a state identical to its previous one, which told them who holds the K♥); the next
+    message they get is the holder's card."""
+    import random
+    _, client = make(tmp_path)
+    tid, token = create(client)
+    stack = ExitStack()
+    ws, m = four_people(stack, client, tid, token)
+    rng = random.Random(3)
+    quiet = 0
+    for _ in range(1500):
+        if m[0]["game"]["over"] or quiet >= 2:
+            break
+        turn = m[0]["game"]["turn"]
+        g = m[turn]["game"]
+        if g["decision"] == "declare":
+            ws[turn].send_json({"type": "act", "action": 0})
+            m[turn] = until(ws[turn])[0]
+            assert m[turn]["game"]["decision"] == "play"
+            card = rng.choice(m[turn]["game"]["legal"])
+            ws[turn].send_json({"type": "act", "action": card})
+            for s in range(4):
+                m[s], before = until(ws[s])
+                assert not before
+                if s != turn:  # the first thing they hear of is the card
+                    assert {"kind": "card", "seat": turn, "card": card} .items() <= \
+                        m[s]["events"][0].items(), m[s]["events"]
+            quiet += 1
+            continue
+        ws[turn].send_json({"type": "act", "action": rng.choice(g["legal"])})
+        for s in range(4):
+            m[s] = until(ws[s])[0]
+    stack.close()
+    assert quiet >= 1

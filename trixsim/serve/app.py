@@ -24,6 +24,7 @@ slow browser never holds up a table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import traceback
@@ -32,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import anyio
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -40,11 +40,25 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from trixsim.loading import load_strategy
 from trixsim.serve.tables import GameTable, Hub, Refused
+from trixsim.strategy import Strategy
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 """Longest client message accepted (characters); every legal one is far shorter."""
+MAX_QUEUE = 256
+"""Messages waiting for one tab; a tab that falls this far behind is closed."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a table allows its bots and clients."""
+
+    think: float = 5.0
+    """Seconds a bot may think about one move."""
+    fallback: Strategy = field(default_factory=lambda: load_strategy("heuristic"))
+    """Plays for a bot that thinks too long (a fast bundled strategy)."""
 
 
 @dataclass(eq=False)
@@ -55,21 +69,54 @@ class Tab:
     seat: int | None = None
     sub: bool = False
     """Whether the tab is a friend sitting in for the seat's away person."""
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(MAX_QUEUE))
+    shown: str | None = None
+    """The last state sent, without its events: an unchanged view is not sent again."""
+    behind: bool = False
+    """The tab stopped reading: its queue overflowed, so it is closed (it reconnects)."""
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Queue ``msg`` for this tab (never blocks)."""
-        self.queue.put_nowait(msg)
+        """Queue ``msg`` for this tab (never blocks). A state that shows this tab nothing
+        new is not sent at all: another seat's quiet decision must leave no trace here."""
+        if self.behind:
+            return
+        if msg.get("type") == "state":
+            view = json.dumps({k: v for k, v in msg.items() if k != "events"},
+                              sort_keys=True, ensure_ascii=False)
+            if view == self.shown and not msg.get("events"):
+                return
+            self.shown = view
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.behind = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def close(self) -> None:
+        """Stop the writer (after what is queued)."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.behind = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
 
 
 class Room:
     """The live side of one table: its tabs, its lock and its stand-in timer."""
 
-    def __init__(self, table: GameTable, saved: Callable[[GameTable], None]) -> None:
-        self.table, self.saved = table, saved
+    def __init__(self, table: GameTable, saved: Callable[[GameTable], None],
+                 limits: Limits) -> None:
+        self.table, self.saved, self.limits = table, saved, limits
         self.tabs: set[Tab] = set()
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
+        self.thought: asyncio.Future[int] | None = None
+        """A bot's thinking that ran past its limit (abandoned, maybe still running)."""
 
     def broadcast(self) -> None:
         """Send every tab the table's state as its seat sees it (one build per seat)."""
@@ -79,15 +126,44 @@ class Room:
                 built[tab.seat] = self.table.state(tab.seat)
             tab.send(built[tab.seat])
 
+    def tell(self, text: str, seat: int | None = None) -> None:
+        """A notice to every tab (or to the tabs of ``seat``)."""
+        for tab in self.tabs:
+            if seat is None or tab.seat == seat:
+                tab.send({"type": "notice", "message": text})
+
     async def advance(self) -> None:
-        """Let bots and chosen cards play (in a worker thread), then tell everyone."""
-        notices = await anyio.to_thread.run_sync(self.table.advance)
+        """Let bots and chosen cards play (bots think in a worker thread, each move
+        within the time limit), then tell everyone."""
+        t = self.table
+        notices: dict[int, str] = {}
+        while (step := t.next_bot(notices)) is not None:
+            assert t.game is not None
+            t.game.act(await self._think(*step))
+        t.settle()
         for seat, text in notices.items():  # before the state that shows the change
-            for tab in self.tabs:
-                if tab.seat == seat:
-                    tab.send({"type": "notice", "message": text})
+            self.tell(text, seat)
         self.broadcast()
         self.arm()
+
+    async def _think(self, seat: int, bot: Strategy) -> int:
+        """``bot``'s move for ``seat``, thought in a worker thread for at most the time
+        limit; past it (or while an earlier thought past its limit still runs) the
+        fallback's move, with a notice to the table."""
+        g = self.table.game
+        assert g is not None
+        limit = self.limits.think
+        if self.thought is None or self.thought.done():
+            think = g.thinker(bot)
+            future = asyncio.get_running_loop().run_in_executor(None, think)
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), limit)
+            except TimeoutError:
+                self.thought = future
+        name = self.table.seats[seat].name
+        self.tell(f"{name} (seat {seat}) took longer than {limit:g} s to think: "
+                  f"it played {self.limits.fallback.name}'s move.")
+        return g.thinker(self.limits.fallback)()
 
     def arm(self) -> None:
         """Wake up when an away person's stand-in is due to play for them."""
@@ -109,8 +185,9 @@ class Room:
 class Server:
     """The hub of tables and their rooms, with the HTTP and WebSocket handlers."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, limits: Limits | None = None) -> None:
         self.hub = hub
+        self.limits = Limits() if limits is None else limits
         self.rooms: dict[str, Room] = {}
 
     def room(self, table_id: str) -> Room | None:
@@ -120,7 +197,7 @@ class Server:
             return None
         room = self.rooms.get(table_id)
         if room is None or room.table is not table:
-            room = self.rooms[table_id] = Room(table, self.hub.save)
+            room = self.rooms[table_id] = Room(table, self.hub.save, self.limits)
         return room
 
     async def page(self, request: Request) -> Response:
@@ -157,7 +234,7 @@ class Server:
         except WebSocketDisconnect:
             pass
         finally:
-            tab.queue.put_nowait(None)
+            tab.close()
             async with room.lock:
                 room.tabs.discard(tab)
                 if tab.seat is not None:
@@ -167,12 +244,16 @@ class Server:
             await writer
 
     async def _write(self, tab: Tab) -> None:
-        """Send the tab's queued messages in order until the tab closes."""
+        """Send the tab's queued messages in order until the tab closes; close a tab that
+        fell behind (its page reconnects and gets the whole state)."""
         while (msg := await tab.queue.get()) is not None:
             try:
                 await tab.ws.send_text(json.dumps(msg, ensure_ascii=False))
             except Exception:  # the socket closed; the reader side cleans up
                 return
+        if tab.behind:
+            with contextlib.suppress(Exception):
+                await tab.ws.close(code=1008)
 
     async def _serve(self, room: Room, tab: Tab) -> None:
         """Read the tab's messages until it closes; answer each (errors to it alone)."""
@@ -277,9 +358,9 @@ def _parse(text: Any) -> dict[str, Any]:
     return msg
 
 
-def create_app(hub: Hub) -> Starlette:
+def create_app(hub: Hub, limits: Limits | None = None) -> Starlette:
     """The Starlette application serving ``hub``'s tables."""
-    server = Server(hub)
+    server = Server(hub, limits)
     app = Starlette(routes=[
         Route("/", server.page),
         Route("/t/{table}", server.page),
@@ -292,4 +373,4 @@ def create_app(hub: Hub) -> Starlette:
     return app
 
 
-__all__ = ["MAX_MESSAGE", "STATIC", "Server", "create_app"]
+__all__ = ["MAX_MESSAGE", "MAX_QUEUE", "STATIC", "Limits", "Server", "create_app"]

@@ -303,20 +303,33 @@ class GameTable:
         return self.game
 
     def advance(self) -> dict[int, str]:
-        """Let bots, stand-ins and chosen cards play until a person must decide.
+        """Let bots, stand-ins and chosen cards play until a person must decide, the bots
+        thinking here (the server lets them think in a worker thread instead: ``next_bot``).
 
         Returns notices for seats whose chosen card could not be played. Writes the record
         once the game is over.
         """
         notices: dict[int, str] = {}
+        while (step := self.next_bot(notices)) is not None:
+            assert self.game is not None
+            self.game.act(self.game.thinker(step[1])())
+        self.settle()
+        return notices
+
+    def next_bot(self, notices: dict[int, str]) -> tuple[int, Strategy] | None:
+        """Play forced passes and chosen cards; then the (seat, bot or stand-in) that must
+        decide now, or None when a person must (or the game is over). A chosen card that
+        is no longer allowed is dropped with a notice in ``notices``."""
         g = self.game
         if g is None:
-            return notices
+            return None
         while not g.over:
             bots = {s: (i.bot if i.kind == BOT else self.stand_in)
                     for s, i in enumerate(self.seats)
                     if i.kind == BOT or self.standing_in(s)}
-            g.play_bots(bots)  # type: ignore[arg-type]
+            seat = g.pass_forced(bots)  # type: ignore[arg-type]
+            if seat is not None:
+                return seat, bots[seat]  # type: ignore[return-value]
             if g.over:
                 break
             info = self.seats[g.turn]
@@ -331,10 +344,16 @@ class GameTable:
             notices[g.turn] = (f"Your chosen card could not be played "
                                f"({Names(g.turn).personal(why)}): choose again.")
             break
+        return None
+
+    def settle(self) -> None:
+        """After the bots: forget stale chosen cards; write the record of a finished game."""
+        g = self.game
+        if g is None:
+            return
         self._drop_stale_choices()
         if g.over and self.record_path is None and self.record_error is None:
             self._save()
-        return notices
 
     def _drop_stale_choices(self) -> None:
         """Forget chosen cards from an earlier contract (the hand is new)."""
