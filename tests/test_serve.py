@@ -640,6 +640,7 @@ def test_a_friend_sits_in_for_an_away_player_until_they_return(tmp_path: Path) -
     tid, token = create(client)
     table = hub.get(tid)
     table.clock = lambda: clock[0]
+    table.sit_in_after = 0  # (the grace period is tested in test_serve_hostile)
     rng = random.Random(4)
     with client.websocket_connect(f"/ws/{tid}") as a:
         with client.websocket_connect(f"/ws/{tid}") as b:

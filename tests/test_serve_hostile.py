@@ -256,3 +256,33 @@ def test_a_quiet_king_of_hearts_holder_sends_nothing_to_the_other_seats(
             m[s] = until(ws[s])[0]
     stack.close()
     assert quiet >= 1
+
+
+def test_sitting_in_waits_for_a_grace_period_and_the_table_is_told(tmp_path: Path) -> None:
+    """0.3 s after Bob's connection dropped, a second tab could sit in for him and get his
+    hand; now the seat's player must have been away --sit-in-after seconds, and everyone
+    is told who sat in. A tab already seated cannot sit in for another seat."""
+    _, client = make(tmp_path, sit_in_after=0.6)
+    tid, token = create(client)
+    with client.websocket_connect(f"/ws/{tid}") as a:
+        hello(a, token)
+        with client.websocket_connect(f"/ws/{tid}") as b:
+            hello(b, None)
+            b.send_json({"type": "sit", "seat": 1, "name": "Bob"})
+            until(b, "seated")
+            for s in (2, 3):
+                ask_bot(a, "heuristic", s)
+            until(a)
+        left = time.monotonic()
+        with client.websocket_connect(f"/ws/{tid}") as c:
+            hello(c, None)
+            c.send_json({"type": "sit", "seat": 1, "name": "Mallory"})
+            m = until(c, "error")[0]
+            assert "away for less than 0.6 s" in m["message"]
+            time.sleep(max(0.0, 0.7 - (time.monotonic() - left)))
+            c.send_json({"type": "sit", "seat": 1, "name": "Carol"})
+            until(c, "seated")
+            told, _ = until(a, "notice")
+            assert told["message"] == "Carol sits in for Bob (seat 1)."
+        a.send_json({"type": "sit", "seat": 1, "name": "Ann again"})
+        assert "already have a seat" in until(a, "error")[0]["message"]

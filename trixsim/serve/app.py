@@ -318,6 +318,9 @@ class Server:
             tab.seat, tab.sub = seat, sub
             t.connected(seat, sub)
             tab.send({"type": "seated", "seat": seat, "token": token})
+            if sub:
+                info = t.seats[seat]
+                room.tell(f"{info.sub_name} sits in for {info.name} (seat {seat}).")
             await room.advance()
         elif kind == "bot":
             t.put_bot(tab.seat, msg.get("seat"), msg.get("spec"))

@@ -45,6 +45,10 @@ OPEN, PERSON, BOT = "open", "human", "bot"
 NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
 
 
+SIT_IN_AFTER = 60.0
+"""Default seconds away before a friend may sit in (a dropped connection is not a leave)."""
+
+
 class Refused(Exception):
     """A client's message that is not allowed; the text goes back to that client only."""
 
@@ -93,6 +97,8 @@ class GameTable:
     record_error: str | None = None
     keep_error: str | None = None
     bots: BotList = field(default_factory=BotList)
+    sit_in_after: float = SIT_IN_AFTER
+    """Seconds a person must have been away before a friend may sit in for them."""
     """The bots this table may seat (the server's list)."""
 
     # -- seats -----------------------------------------------------------------------
@@ -159,6 +165,10 @@ class GameTable:
             raise Refused(f"{info.name} is at the table: seat {s} is theirs")
         if info.sub_token is not None:
             raise Refused(f"{info.sub_name} already sits in for {info.name}")
+        away = self.clock() - (info.away_since if info.away_since is not None else self.clock())
+        if away < self.sit_in_after:
+            raise Refused(f"{info.name} has been away for less than {self.sit_in_after:g} s: "
+                          f"wait a little before sitting in for them")
         info.sub_token, info.sub_name = secrets.token_urlsafe(24), clean_name(name, s)
         info.sub_online = 0
         return s, info.sub_token
@@ -434,11 +444,12 @@ class Hub:
     def __init__(self, bot_after: float | None = None, records: Path | None = None,
                  stand_in: str = "heuristic", seeds: Iterator[int] | None = None,
                  keep: Path | None = None, clock: Callable[[], float] = time.monotonic,
-                 bots: BotList | None = None) -> None:
+                 bots: BotList | None = None, sit_in_after: float = SIT_IN_AFTER) -> None:
         from trixsim.serve.store import TableStore
 
         self.bot_after, self.records, self.clock = bot_after, records, clock
         self.bots = BotList() if bots is None else bots
+        self.sit_in_after = sit_in_after
         """The bots a table may seat (the operator's list)."""
         self.stand_in = load_strategy(stand_in)
         self.tables: dict[str, GameTable] = {}
@@ -452,6 +463,8 @@ class Hub:
             restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock,
                                                       self.bots)
             self.tables = {t.id: t for t in restored}
+            for t in restored:
+                t.sit_in_after = sit_in_after
             for t in restored:  # a finished game whose record could not be written before
                 if t.phase == "over":
                     t.advance()
@@ -476,7 +489,8 @@ class Hub:
         if len(self.tables) >= self.MAX_TABLES:
             self._evict()
         table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
-                          self.records, clock=self.clock, bots=self.bots)
+                          self.records, clock=self.clock, bots=self.bots,
+                          sit_in_after=self.sit_in_after)
         if self.seeds is not None:
             table.seed = next(self.seeds)
         _, token = table.sit(0, name)
