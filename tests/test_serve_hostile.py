@@ -286,3 +286,61 @@ def test_sitting_in_waits_for_a_grace_period_and_the_table_is_told(tmp_path: Pat
             assert told["message"] == "Carol sits in for Bob (seat 1)."
         a.send_json({"type": "sit", "seat": 1, "name": "Ann again"})
         assert "already have a seat" in until(a, "error")[0]["message"]
+
+
+# -- 4. bounded resources; 6. headers and origins -------------------------------------------
+
+def test_bodies_nesting_and_table_creation_are_bounded(tmp_path: Path) -> None:
+    hub, client = make(tmp_path)
+    r = client.post("/api/tables", content=b"[" * 100_000)  # was a 500 with a traceback
+    assert r.status_code == 413
+    r = client.post("/api/tables", content=b"[" * 1500 + b"]" * 1500)
+    assert r.status_code == 400
+    r = client.post("/api/tables", content=b"x" * (1 << 20))  # was accepted whole
+    assert r.status_code == 413
+    codes = [client.post("/api/tables", json={"name": "A"}).status_code for _ in range(12)]
+    assert codes.count(200) == 7 and codes[-1] == 429  # 10 a minute, the bad ones included
+
+
+def test_a_game_in_progress_is_never_evicted(tmp_path: Path) -> None:
+    hub, _ = make(tmp_path)
+    hub.MAX_TABLES = 3
+    tables = []
+    for _ in range(3):
+        table, _ = hub.create("Ann")
+        for s in (1, 2, 3):
+            table.put_bot(0, s, "random")
+        tables.append(table)
+    from trixsim.serve.tables import Refused
+    with pytest.raises(Refused, match="too many tables"):
+        hub.create("Eve")
+    assert all(hub.get(t.id) is t for t in tables)
+
+
+def test_headers_host_and_origin(tmp_path: Path) -> None:
+    hub = Hub(records=tmp_path / "records")
+    from trixsim.serve.app import host_names
+    client = TestClient(create_app(hub, hosts=host_names("127.0.0.1")),
+                        base_url="http://127.0.0.1:8000")
+    client.__enter__()
+    _CLIENTS.append(client)
+    r = client.get("/")
+    assert r.status_code == 200
+    csp = r.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert "<script>" not in r.text and "style=" not in r.text  # nothing inline
+    assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+    assert client.get("/static/../tables.py").status_code == 404
+    tid, _ = create(client)
+    with client.websocket_connect(f"/ws/{tid}", headers={"origin": "http://127.0.0.1:8000",
+                                                        "host": "127.0.0.1:8000"}) as ws:
+        assert hello(ws, None)["type"] == "state"
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect) as info, \
+            client.websocket_connect(f"/ws/{tid}", headers={"origin": "http://evil.example",
+                                                       "host": "127.0.0.1:8000"}):
+        pass
+    assert info.value.code == 4403

@@ -59,8 +59,18 @@ def _bind(host: str, port: int) -> socket.socket:
                    "included, loaded now; seated by its exact text). Repeatable.  "
                    "[default: the bundled strategies by name, parameters within their "
                    "limits]")
+@click.option("--sit-in-after", "sit_in_after", type=click.FloatRange(min=0), default=60.0,
+              show_default=True, metavar="SECONDS",
+              help="A friend may sit in for a person who has been away this long.")
+@click.option("--think-limit", "think_limit", type=click.FloatRange(min=0.05), default=5.0,
+              show_default=True, metavar="SECONDS",
+              help="A bot thinking longer about one move plays the heuristic's move.")
+@click.option("--allow-origin", "origins", multiple=True, metavar="URL",
+              help="Also accept table connections from pages of this origin (e.g. "
+                   "https://cards.example.org behind a reverse proxy). Repeatable.")
 def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
-              records: Path, forget: bool, allow: tuple[str, ...]) -> None:
+              records: Path, forget: bool, allow: tuple[str, ...], sit_in_after: float,
+              think_limit: float, origins: tuple[str, ...]) -> None:
     """Serve web tables where people and bots play Trix in the browser.
 
     Open the printed address, create a table and share its link: others join a free
@@ -79,7 +89,7 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
         import uvicorn
 
         from trixsim.loading import StrategyLoadError
-        from trixsim.serve.app import create_app
+        from trixsim.serve.app import MAX_FRAME, Limits, create_app, host_names
         from trixsim.serve.bots import BotList
         from trixsim.serve.tables import Hub
     except ImportError as exc:
@@ -92,7 +102,7 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
         raise click.BadParameter(str(exc).splitlines()[0], param_hint="--allow") from None
     try:
         hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in, keep=keep,
-                  bots=bots)
+                  bots=bots, sit_in_after=sit_in_after)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--stand-in") from None
     except OSError as exc:
@@ -107,8 +117,11 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
     kept = "" if keep is None else f", unfinished ones are kept in {keep}/"
     click.echo(f"Serving Trix tables on http://{shown}:{sock.getsockname()[1]}/ "
                f"(finished games go to {records}/{kept}); Ctrl-C stops.")
-    config = uvicorn.Config(create_app(hub), log_level="warning", ws="websockets-sansio",
-                            lifespan="off")
+    limits = Limits(think=think_limit, origins=frozenset(o.rstrip("/") for o in origins))
+    app = create_app(hub, limits, host_names(host, origins))
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
+                            lifespan="off", ws_max_size=MAX_FRAME,
+                            ws_per_message_deflate=False, h11_max_incomplete_event_size=16384)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,10 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trixsim.loading import load_strategy
@@ -49,6 +52,17 @@ MAX_MESSAGE = 4096
 """Longest client message accepted (characters); every legal one is far shorter."""
 MAX_QUEUE = 256
 """Messages waiting for one tab; a tab that falls this far behind is closed."""
+MAX_BODY = 4096
+"""Largest HTTP request body accepted (bytes)."""
+MAX_FRAME = 16 * 1024
+"""Largest WebSocket frame the server reads (uvicorn's ws_max_size)."""
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+       "object-src 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+           "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+           "Cross-Origin-Opener-Policy": "same-origin"}
+"""Messages waiting for one tab; a tab that falls this far behind is closed."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,29 @@ class Limits:
     """Seconds a bot may think about one move."""
     fallback: Strategy = field(default_factory=lambda: load_strategy("heuristic"))
     """Plays for a bot that thinks too long (a fast bundled strategy)."""
+    tables_per_minute: int = 10
+    """New tables one client address may create per minute."""
+    origins: frozenset[str] = frozenset()
+    """Origins (``https://cards.example``) besides the server's own that may connect."""
+
+
+class Rate:
+    """At most ``per_minute`` events per key in any minute (a sliding window)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self.seen: dict[str, list[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        if len(self.seen) > 10_000:  # forget idle keys
+            self.seen = {k: v for k, v in self.seen.items() if v and now - v[-1] < 60}
+        times = [t for t in self.seen.get(key, []) if now - t < 60]
+        if len(times) >= self.per_minute:
+            self.seen[key] = times
+            return False
+        self.seen[key] = [*times, now]
+        return True
 
 
 @dataclass(eq=False)
@@ -188,6 +225,7 @@ class Server:
     def __init__(self, hub: Hub, limits: Limits | None = None) -> None:
         self.hub = hub
         self.limits = Limits() if limits is None else limits
+        self.rate = Rate(self.limits.tables_per_minute)
         self.rooms: dict[str, Room] = {}
 
     def room(self, table_id: str) -> Room | None:
@@ -204,10 +242,20 @@ class Server:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     async def create(self, request: Request) -> Response:
+        who = request.client.host if request.client else "?"
+        if not self.rate.allow(who):
+            return JSONResponse({"error": "too many new tables from your address; try again "
+                                          "in a minute"}, status_code=429)
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                return JSONResponse({"error": "request too large"}, status_code=413)
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = {}
+            body = json.loads(raw) if raw else {}
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return JSONResponse({"error": "send a JSON object, e.g. {\"name\": \"Ann\"}"},
+                                status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
         try:
             table, token = self.hub.create(name)
@@ -220,6 +268,10 @@ class Server:
         return JSONResponse({"strategies": self.hub.bots.names()})
 
     async def socket(self, ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and not self._same_origin(origin, ws.headers.get("host")):
+            await ws.close(code=4403)  # a page of another site (or a rebound name)
+            return
         await ws.accept()
         room = self.room(ws.path_params["table"])
         if room is None:
@@ -242,6 +294,15 @@ class Server:
                     room.broadcast()
                     room.arm()
             await writer
+
+    def _same_origin(self, origin: str, host: str | None) -> bool:
+        """Whether a browser page at ``origin`` may use this server's WebSocket: a page of
+        this server (its Host) or one of the allowed origins."""
+        if origin in self.limits.origins:
+            return True
+        scheme, sep, rest = origin.partition("://")
+        return bool(sep) and scheme in ("http", "https") and host is not None \
+            and rest == host
 
     async def _write(self, tab: Tab) -> None:
         """Send the tab's queued messages in order until the tab closes; close a tab that
@@ -361,8 +422,25 @@ def _parse(text: Any) -> dict[str, Any]:
     return msg
 
 
-def create_app(hub: Hub, limits: Limits | None = None) -> Starlette:
-    """The Starlette application serving ``hub``'s tables."""
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def host_names(host: str, origins: tuple[str, ...] = ()) -> frozenset[str] | None:
+    """The Host names a server listening on ``host`` answers to: the loopback names for a
+    loopback address, the name itself for a named one, None (any) on every interface;
+    plus the host names of the allowed origins."""
+    extra = {o.partition("://")[2].split("/")[0].rsplit(":", 1)[0].lower() for o in origins}
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    if host.lower() in LOOPBACK or host.startswith("127."):
+        return LOOPBACK | {host} | extra
+    return frozenset({host.lower(), *extra})
+
+
+def create_app(hub: Hub, limits: Limits | None = None,
+               hosts: frozenset[str] | None = None) -> Starlette:
+    """The Starlette application serving ``hub``'s tables; ``hosts``: the host names it
+    answers to (None: any, e.g. behind a reverse proxy that checks them)."""
     server = Server(hub, limits)
     app = Starlette(routes=[
         Route("/", server.page),
@@ -372,8 +450,41 @@ def create_app(hub: Hub, limits: Limits | None = None) -> Starlette:
         WebSocketRoute("/ws/{table}", server.socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
+    app.add_middleware(Guard, hosts=hosts)
     app.state.server = server
     return app
 
 
-__all__ = ["MAX_MESSAGE", "MAX_QUEUE", "STATIC", "Limits", "Server", "create_app"]
+class Guard:
+    """Security headers on every HTTP answer; a 400 for a Host this server is not (a
+    DNS-rebinding page reaching a server on 127.0.0.1 names a foreign host)."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str] | None) -> None:
+        self.app, self.hosts = app, hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        if self.hosts is not None:
+            host = Headers(scope=scope).get("host", "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.strip("[]").lower() not in self.hosts:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 4400})
+                    return
+                response = PlainTextResponse("unknown host", status_code=400,
+                                             headers=HEADERS)
+                return await response(scope, receive, send)
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for k, v in HEADERS.items():
+                    headers[k] = v
+            await send(message)
+
+        await self.app(scope, receive, secured)
+
+
+__all__ = ["HEADERS", "MAX_BODY", "MAX_FRAME", "MAX_MESSAGE", "MAX_QUEUE", "STATIC", "Limits",
+           "Server", "create_app", "host_names"]

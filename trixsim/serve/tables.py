@@ -499,9 +499,11 @@ class Hub:
         return table, token
 
     def _evict(self) -> None:
-        """Drop finished tables, then the oldest ones nobody is connected to."""
+        """Drop finished tables, then waiting ones nobody is connected to; a game in
+        progress is never dropped (new tables are refused instead)."""
         for tid, t in list(self.tables.items()):
-            if t.phase == "over" or not any(i.online for i in t.seats):
+            if t.phase == "over" or (t.phase == "waiting"
+                                     and not any(i.online for i in t.seats)):
                 del self.tables[tid]
                 if self.store is not None:
                     self.store.drop(tid)
