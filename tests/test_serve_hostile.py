@@ -344,3 +344,38 @@ def test_headers_host_and_origin(tmp_path: Path) -> None:
                                                        "host": "127.0.0.1:8000"}):
         pass
     assert info.value.code == 4403
+
+
+# -- 5. restore checks everything ------------------------------------------------------------
+
+def test_damaged_table_files_are_refused_in_one_line_and_left_alone(tmp_path: Path) -> None:
+    keep = tmp_path / "keep"
+    hub, client = make(tmp_path, keep=keep)
+    tid, token = create(client)
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, token)
+        for s in (1, 2, 3):
+            ask_bot(ws, "heuristic", s)
+    good = json.loads((keep / f"{tid}.json").read_text())
+    hand = hub.get(tid).state(0)["game"]["hand"]
+    other = next(c for c in range(32) if c not in hand)
+    bad = {
+        "seed": dict(good, id="seed", seed=2**64),  # stopped the server from starting
+        "name": dict(good, id="name", seats=[dict(good["seats"][0], name="<b>x</b>"),
+                                             *good["seats"][1:]]),
+        "token": dict(good, id="token", seats=[dict(good["seats"][0], token="a b" * 10),
+                                               *good["seats"][1:]]),
+        "chosen": dict(good, id="chosen", seats=[dict(good["seats"][0], preselect=other),
+                                                 *good["seats"][1:]]),
+        "looks": dict(good, id="looks", looks=[[0, 0, 10**9]]),
+    }
+    for name, d in bad.items():
+        (keep / f"{name}.json").write_text(json.dumps(d))
+    with open(keep / "huge.json", "w") as f:  # was read whole (a 300 MB file)
+        f.write('{"format": "trixsim-table/1", "pad": "' + "x" * (1 << 20) + '"}')
+    files = {f.name: f.read_bytes() for f in keep.iterdir()}
+    hub2 = Hub(records=tmp_path / "records", keep=keep)
+    assert list(hub2.tables) == [tid]
+    assert len(hub2.problems) == len(bad) + 1, hub2.problems
+    assert all(len(p.splitlines()) == 1 for p in hub2.problems)
+    assert {f.name: f.read_bytes() for f in keep.iterdir()} == files
