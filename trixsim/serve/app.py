@@ -393,6 +393,9 @@ class Server:
             t.act(tab.seat, msg.get("action"))
             await room.advance()
         elif kind == "preselect":
+            if tab.seat is not None and msg.get("card") == t.seats[tab.seat].preselect \
+                    and not isinstance(msg.get("card"), bool):
+                return  # the same choice again: nothing to check, build or send
             t.preselect(tab.seat, msg.get("card"))
             tab.send(t.state(tab.seat))
             for other in room.tabs:  # the seat's other tabs see the choice too

@@ -117,6 +117,8 @@ class TableStore:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.written: dict[str, str] = {}
+        """What was last written for each table (a save that changes nothing is skipped)."""
 
     def path(self, table_id: str) -> Path:
         """The file of table ``table_id``."""
@@ -127,10 +129,15 @@ class TableStore:
         if t.phase == "over" and (t.record_path is not None or t.records is None):
             self.drop(t.id)  # (kept while its record could not be written: the only copy)
             return
-        write_atomic(self.path(t.id), json.dumps(snapshot(t)) + "\n", private=True)
+        text = json.dumps(snapshot(t)) + "\n"
+        if self.written.get(t.id) == text:
+            return  # nothing changed (a no-op message): no write, no fsync
+        write_atomic(self.path(t.id), text, private=True)
+        self.written[t.id] = text
 
     def drop(self, table_id: str) -> None:
         """Remove the file of table ``table_id`` (one this server wrote), if any."""
+        self.written.pop(table_id, None)
         self.path(table_id).unlink(missing_ok=True)
 
     def load(self, bot_after: float | None, stand_in: Strategy, records: Path | None,
