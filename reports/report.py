@@ -262,7 +262,9 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
     ``out`` (without ``force``) or an unknown strategy. The folder is written beside
     ``out`` and moved into place at the end, so a failure leaves no half-written report.
     Returns the files written; ``notes`` (when given) gets what the terminal should say,
-    such as why no verdict could be given.
+    such as how much of an incomplete run was read and why no verdict could be given.
+    Each run is read once: its run.json, taken when the report starts, gives the chunks
+    that every table, plot and note of the report covers, even while a writer goes on.
     """
     out = Path(out)
     run_dirs = expand_inputs(run_dirs)
@@ -281,6 +283,8 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
     agg = aggregate(runs)
     agg = select(agg, list(strategies) or plots.order(agg.strategies))
     paired, lineups = read_pairs(runs, run_ids(runs), agg.strategies)
+    if notes is not None:
+        notes += [n for n in (r.incomplete_note() for r in runs) if n]
     if notes is not None and not paired.method:
         notes.append(verdicts.no_verdict(lineups).replace("`", ""))
     with create_folder(out, "report", force, inputs=run_dirs) as (tmp, lock):

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from trixsim.folders import holder
 from trixsim.runfolder import (
     RunFolderError,
     damaged_chunks,
@@ -86,13 +87,19 @@ class RunFolder:
 
 def open_run(path: Path | str) -> RunFolder:
     """Check that ``path`` is a non-empty run folder whose listed chunks all verify (present,
-    size, checksum) and which holds no unlisted table file; list its table files."""
+    size, checksum) and which holds no unlisted table file; list its table files.
+
+    The run.json read here is the snapshot the caller works from: a writer going on later
+    changes nothing it reads. While a writer holds the folder, a file named after a planned
+    chunk is one it has put in place and not listed yet, so it is left out, not refused."""
     path = Path(path)
+    writing = holder(path) is not None  # before and after the read: a writer may end
     try:
         meta = read_run(path)
     except RunFolderError as exc:
         raise RunReadError(_first_line(exc)) from None
-    foreign = unlisted_files(path, meta)
+    writing = writing or holder(path) is not None
+    foreign = unlisted_files(path, meta, planned_too=writing)
     if foreign:
         raise RunDamagedError(f"{path}/{foreign[0]} is not listed in run.json: not a file of "
                               "this run (move it away)")

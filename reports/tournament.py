@@ -30,7 +30,7 @@ from trixsim.reports.tables import open_run
 from trixsim.reports.verdicts import pair_matrix
 
 from trixsim.cutpoints import cut
-from trixsim.folders import create_folder, write_atomic
+from trixsim.folders import FolderLock, create_folder, write_atomic
 from trixsim.pool import Backend, LocalBackend
 from trixsim.runner import RunConfig, RunWriter
 
@@ -355,13 +355,15 @@ def read_ranking(folders: Sequence[Path], strategies: Sequence[str]) -> Ranking:
 
 
 def write(ranking: Ranking, out: Path) -> None:
-    """Add the ranking to tournament.json and write report.md into ``out``."""
-    settings = read_settings(out)
-    settings["ranking"] = json_safe(ranking.to_json())
-    write_atomic(out / "tournament.json",  # what --resume reads: never half written
-                 json.dumps(settings, indent=1, allow_nan=False) + "\n")
-    cut("ranking written")
-    write_atomic(out / "report.md", ranking.doc().markdown())
+    """Add the ranking to tournament.json and write report.md into ``out`` (holding its
+    lock, which records what was written in the folder's marker)."""
+    with FolderLock(out):
+        settings = read_settings(out)
+        settings["ranking"] = json_safe(ranking.to_json())
+        write_atomic(out / "tournament.json",  # what --resume reads: never half written
+                     json.dumps(settings, indent=1, allow_nan=False) + "\n")
+        cut("ranking written")
+        write_atomic(out / "report.md", ranking.doc().markdown())
 
 
 

@@ -2,7 +2,8 @@
 points in turn (``trixsim.cutpoints``: a KeyboardInterrupt raised there, as Ctrl-C or
 SIGTERM would), then resumed; the folder must then hold the same files, byte for byte, as
 an uninterrupted run's. What legitimately differs is left out of the comparison: run.log
-(timestamps), the lock file, the marker's creation time, and in run.json the seconds spent
+(timestamps), the lock file, the marker's creation time and the sizes and checksums it
+records (checked against the files instead), and in run.json the seconds spent
 (per chunk and in all) and the command line (a resumed pair records the resuming one)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 from trixsim import cutpoints
 from trixsim.cli import cli
 from trixsim.folders import LOCK, MARKER
+from trixsim.runfolder import digest
 
 
 def _invoke(*args: object) -> tuple[int, str]:
@@ -34,6 +36,11 @@ def snapshot(folder: Path) -> dict[str, bytes]:
         if f.name == MARKER:
             marker = json.loads(data)
             marker.pop("created")
+            files = marker.pop("files")
+            for name, rec in files.items():  # the record is of the files as they are
+                assert rec == {"bytes": (f.parent / name).stat().st_size,
+                               "sha256": digest(f.parent / name)}, (rel, name)
+            marker["files"] = sorted(files)
             data = json.dumps(marker).encode()
         elif f.name == "run.json":
             meta = json.loads(data)
@@ -116,7 +123,7 @@ def test_a_tournament_resumes_from_every_cut(tmp_path: Path,
     points = _every_cut(tmp_path, monkeypatch,
                         ["tournament", "heuristic", "random", "heuristic-nodeclare", "-n", 4,
                          "--seed", 7, "-j", 1, "--no-plots", "-o", "OUT", "-q"],
-                        ["tournament", "--resume", "OUT", "-j", 1, "--no-plots", "-q"], every=3)
+                        ["tournament", "--resume", "OUT", "-j", 1, "--no-plots", "-q"])
     assert points.count("run folder created") == 3
 
 

@@ -212,3 +212,63 @@ def test_an_incomplete_run_is_reported_as_such(app: click.Group, run_dir: Path,
     assert "note: " in res.output and "is incomplete" in res.output
     md = (tmp_path / "r" / "report.md").read_text()
     assert "**Incomplete run**" in md and "| **incomplete** |" in md
+
+
+def test_a_run_being_written_is_reported_from_one_snapshot(
+        app: click.Group, run_dir: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the report is drawn, the writer lists more chunks: report.md and the terminal
+    note both give the chunk count of the one snapshot the report was made from."""
+    import trixsim.reports.report as report_lib
+
+    part = _copy(run_dir, tmp_path)
+    full = (part / "run.json").read_text()
+    meta = json.loads(full)
+    later = meta["chunks"][1:]
+    meta["chunks"] = meta["chunks"][:1]
+    meta["complete"] = False
+    (part / "run.json").write_text(json.dumps(meta))
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for chunk in later:
+        for key in ("contracts_file", "games_file"):
+            (part / chunk[key]).rename(aside / Path(chunk[key]).name.replace(".", f"-{key}."))
+    real = report_lib.aggregate
+
+    def aggregate_while_the_writer_goes_on(runs: list) -> object:
+        for chunk in later:  # the writer places and lists the other chunks
+            for key in ("contracts_file", "games_file"):
+                (aside / Path(chunk[key]).name.replace(".", f"-{key}.")).rename(
+                    part / chunk[key])
+        (part / "run.json").write_text(full)
+        return real(runs)
+
+    monkeypatch.setattr(report_lib, "aggregate", aggregate_while_the_writer_goes_on)
+    res = invoke(app, "report", part, "--out", tmp_path / "r")
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "r" / "report.md").read_text()
+    total = len(meta["plan"])
+    assert f"1 of {total} planned chunks" in md
+    notes = [ln for ln in res.output.splitlines() if "is incomplete" in ln]
+    assert notes == [f"note: {part} is incomplete: 1 of {total} planned chunks played "
+                     "(trixsim run --resume completes it)"], res.output
+    assert json.loads((part / "run.json").read_text())["complete"]  # the run did go on
+
+
+def test_a_chunk_placed_but_not_yet_listed_by_the_writer_is_left_out(
+        app: click.Group, run_dir: Path, tmp_path: Path) -> None:
+    """A writer puts a chunk's files in place, then lists it in run.json: a report taken in
+    between reads the listed chunks; with no writer, such a file is refused as foreign."""
+    from trixsim.folders import FolderLock
+
+    part = _copy(run_dir, tmp_path)
+    meta = json.loads((part / "run.json").read_text())
+    meta["chunks"] = meta["chunks"][:2]
+    meta["complete"] = False
+    (part / "run.json").write_text(json.dumps(meta))
+    with FolderLock(part):
+        res = invoke(app, "report", part, "--out", tmp_path / "r")
+    assert res.exit_code == 0, res.output
+    assert f"2 of {len(meta['plan'])} planned chunks" in res.output
+    line = _one_line_error(invoke(app, "report", part, "--out", tmp_path / "r2"), code=1)
+    assert "is not listed in run.json" in line

@@ -1,10 +1,14 @@
 """Output folders this tool owns: a marker that says so, safe replacement, a writer's lock.
 
 Every folder trixsim creates (a run, a comparison, a report, a tuning folder) holds a small
-marker file naming its kind. ``--force`` replaces a folder only when that marker is there,
-every entry in it is one this tool writes for that kind, and the folder is neither the
-current directory, nor an input of the command, nor above or inside one. A new folder is
-built under a temporary name beside its target and renamed into place, so it appears whole.
+marker file naming its kind and recording the files this tool wrote there (name, size,
+SHA-256; updated whenever a writer releases the folder). ``--force`` replaces a folder only
+when that marker is there, every entry in it is one this tool writes for that kind and is
+as it wrote it (a chunk file by the checksum run.json lists, any other file by the marker's
+record), and the folder is neither the current directory, nor an input of the command, nor
+above or inside one. A marker without a record (written by an older version) is judged by
+names only, as then. A new folder is built under a temporary name beside its target and
+renamed into place, so it appears whole.
 
 A process that writes a folder holds an OS file lock on ``.trixsim-lock`` inside it for as
 long as it writes; the lock dies with the process. A second writer is refused with a line
@@ -14,8 +18,10 @@ naming the holder (its pid, host, start time and command).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
+import re
 import shutil
 import socket
 import sys
@@ -32,7 +38,7 @@ MARKER = ".trixsim-folder"
 LOCK = ".trixsim-lock"
 
 # What each kind of folder may hold (top-level names, then the names inside subfolders).
-_COMMON = (MARKER, LOCK, ".run.json.tmp*")
+_COMMON = (MARKER, LOCK, ".run.json.tmp*", f".{MARKER}.tmp-*")
 _RUN = (*_COMMON, "run.json", "run.log", "contracts", "games", "compare.json", "report.md",
         "report")
 CONTENTS: dict[str, tuple[str, ...]] = {
@@ -50,6 +56,9 @@ _SUBFOLDERS: dict[str, tuple[str, ...]] = {
     "games": ("*.parquet", ".tmp-*"),
 }
 Kind = str
+Record = dict[str, dict[str, int | str]]
+"""What the marker records of the files trixsim wrote: name -> {"bytes", "sha256"}."""
+_LOCK_LINE = re.compile(r"pid \d+ on \S* since ")
 
 
 class FolderError(ValueError):
@@ -60,16 +69,21 @@ class FolderLocked(FolderError):
     """Another process is writing the folder."""
 
 
-def kind_of(path: Path) -> Kind | None:
-    """The kind written in ``path``'s marker, or None when it has no valid marker."""
+def _marker(path: Path) -> dict | None:
+    """The parsed marker of ``path``, or None when it has no valid one."""
     try:
         data = json.loads((Path(path) / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     if isinstance(data, dict) and data.get("tool") == "trixsim":
-        kind = data.get("kind")
-        return kind if isinstance(kind, str) else None
+        return data
     return None
+
+
+def kind_of(path: Path) -> Kind | None:
+    """The kind written in ``path``'s marker, or None when it has no valid marker."""
+    kind = (_marker(path) or {}).get("kind")
+    return kind if isinstance(kind, str) else None
 
 
 def _is_within(inner: Path, outer: Path) -> bool:
@@ -103,10 +117,13 @@ def foreign_entries(path: Path, kind: Kind) -> list[str]:
     return _foreign_entries(Path(path), kind)
 
 
-def check_replaceable(path: Path, kinds: Iterable[Kind], inputs: Iterable[Path] = ()) -> None:
+def check_replaceable(path: Path, kinds: Iterable[Kind], inputs: Iterable[Path] = (),
+                      held: bool = False) -> None:
     """Refuse (FolderError) to replace ``path`` unless it is a folder this tool created,
-    of one of ``kinds``, holding nothing else, and not the current directory, an input, or
-    above or inside one."""
+    of one of ``kinds``, holding nothing else and nothing changed since this tool wrote it,
+    and not the current directory, an input, or above or inside one. While another process
+    writes it (``held``: unless this one holds its lock), changed files are its writer's:
+    taking the lock will refuse it, naming the writer."""
     path = Path(path)
     here = Path.cwd().resolve()
     real = path.resolve()
@@ -129,14 +146,127 @@ def check_replaceable(path: Path, kinds: Iterable[Kind], inputs: Iterable[Path] 
                           "folder: not replacing it")
     foreign = _foreign_entries(path, kind)
     if foreign:
-        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3
-                                          else "")
-        raise FolderError(f"{path} holds files trixsim did not write ({shown}): "
+        raise FolderError(f"{path} holds files trixsim did not write ({_shown(foreign)}): "
                           "not replacing it")
+    changed = _changed_entries(path)
+    if changed and (held or holder(path) is None):
+        raise FolderError(f"{path} holds files that are not as trixsim wrote them "
+                          f"({_shown(changed)}): not replacing it (remove it yourself; "
+                          "after a kill -9, --resume it first)")
+
+
+def _shown(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _is_temp(name: str) -> bool:
+    """A temporary file of an interrupted atomic write of this tool's (``write_atomic``)."""
+    return fnmatch(name, ".run.json.tmp*") or fnmatch(name, f".{MARKER}.tmp-*")
+
+
+def _same(path: Path, size: object, sha: object) -> bool:
+    """Whether the file ``path`` has this size and SHA-256."""
+    return path.stat().st_size == size and _sha256(path) == sha
+
+
+def _changed_entries(path: Path) -> list[str]:
+    """Entries of a folder whose marker records its files (its names already checked)
+    that are not as this tool wrote them: a file the record lacks or that differs from it,
+    a chunk file that differs from the checksum run.json lists or that it does not list,
+    a lock file holding something else than a holder's line; nested folders the same way.
+    A marker without a record (an older version's) checks nothing here: names only."""
+    files = (_marker(path) or {}).get("files")
+    if not isinstance(files, dict):
+        return []
+    out: list[str] = []
+    for entry in sorted(path.iterdir()):
+        name = entry.name
+        if entry.is_dir():
+            if name not in _SUBFOLDERS:
+                out += [f"{name}/{e}" for e in _changed_entries(entry)]
+        elif not entry.is_file():  # a pipe or a device: never one of this tool's files
+            out.append(name)
+        elif name == LOCK:
+            with open(entry, "rb") as fh:
+                text = fh.read(4096)
+            if text.strip() and not _LOCK_LINE.match(text.decode("utf-8", "replace")):
+                out.append(name)
+        elif name != MARKER and not _is_temp(name):
+            rec = files.get(name)
+            if not isinstance(rec, dict) or not _same(entry, rec.get("bytes"),
+                                                      rec.get("sha256")):
+                out.append(name)
+    if "run.json" not in out and any((path / t).is_dir() for t in _SUBFOLDERS):
+        out += _changed_chunks(path)
+    return out
+
+
+def _changed_chunks(path: Path) -> list[str]:
+    """Chunk files of a run folder that run.json does not list, or that differ from the
+    size and SHA-256 it lists (chunks listed before checksums were kept: their rows)."""
+    from trixsim.runfolder import RunFolderError, read_run, verify_chunk
+
+    try:
+        chunks = read_run(path)["chunks"]
+    except RunFolderError:
+        chunks = []
+    listed = {c[f"{t}_file"]: (t, c) for c in chunks for t in _SUBFOLDERS}
+    out = []
+    for table in sorted(_SUBFOLDERS):
+        if not (path / table).is_dir():
+            continue
+        for f in sorted((path / table).iterdir()):
+            rel = f"{table}/{f.name}"
+            if fnmatch(f.name, ".tmp-*") and not f.is_symlink():
+                continue
+            t, chunk = listed.get(rel, (table, None))
+            if chunk is None or f.is_symlink() or not f.is_file():
+                out.append(rel)
+            elif t in (chunk.get("sha256") or {}):
+                if not _same(f, (chunk.get("bytes") or {}).get(t, f.stat().st_size),
+                             chunk["sha256"][t]):
+                    out.append(rel)
+            elif verify_chunk(path, chunk) is not None:
+                out.append(rel)
+    return out
+
+
+def record_files(path: Path, since_ns: int = 0) -> None:
+    """Record in ``path``'s marker the files this tool wrote there: every file of a name
+    it writes in a folder of that kind changed at or after ``since_ns`` (a file time: when
+    this writer took the folder), the others as recorded before, or not at all (a file
+    changed while no writer held the folder is not vouched for). Written atomically; a
+    folder without a marker is left alone."""
+    path = Path(path)
+    data = _marker(path)
+    if data is None:
+        return
+    allowed = CONTENTS.get(str(data.get("kind")), _COMMON)
+    old = data.get("files") if isinstance(data.get("files"), dict) else {}
+    files: Record = {}
+    for entry in sorted(path.iterdir()):
+        name = entry.name
+        if (name in (MARKER, LOCK) or _is_temp(name) or entry.is_symlink()
+                or not entry.is_file() or not any(fnmatch(name, p) for p in allowed)):
+            continue
+        if entry.stat().st_mtime_ns >= since_ns:
+            files[name] = {"bytes": entry.stat().st_size, "sha256": _sha256(entry)}
+        elif name in old:
+            files[name] = old[name]
+    if files != old or "files" not in data:
+        write_atomic(path / MARKER, json.dumps({**data, "files": files}) + "\n")
 
 
 def check_new_output(path: Path, kinds: Iterable[Kind], force: bool,
-                     inputs: Iterable[Path] = ()) -> None:
+                     inputs: Iterable[Path] = (), held: bool = False) -> None:
     """Refuse (FolderError) an output path that exists, unless ``force`` and it may be
     replaced (see ``check_replaceable``). Touches nothing."""
     path = Path(path)
@@ -145,22 +275,28 @@ def check_new_output(path: Path, kinds: Iterable[Kind], force: bool,
     if not force:
         raise FolderError(f"{path} already exists (use --force to replace a folder "
                           "trixsim created)")
-    check_replaceable(path, kinds, inputs)
+    check_replaceable(path, kinds, inputs, held)
 
 
 def write_marker(path: Path, kind: Kind) -> None:
-    """Mark ``path`` as a folder of ``kind`` written by this tool."""
+    """Mark ``path`` as a folder of ``kind`` written by this tool (with an empty record of
+    its files, which ``record_files`` fills)."""
     (Path(path) / MARKER).write_text(json.dumps(
         {"tool": "trixsim", "kind": kind, "version": __version__,
-         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + "\n", encoding="utf-8")
+         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "files": {}}) + "\n",
+        encoding="utf-8")
 
 
 class FolderLock:
-    """An exclusive OS lock on a folder (``LOCK`` inside it), held until ``release``."""
+    """An exclusive OS lock on a folder (``LOCK`` inside it), held until ``release``. On
+    release, the files written while it was held are recorded in the folder's marker
+    (``record_files``), unless ``record`` is False."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, record: bool = True) -> None:
         self.folder = Path(folder)
+        self.record = record
         self._fh: IO[str] | None = None
+        self._since = 0
 
     def acquire(self) -> FolderLock:
         """Take the lock or raise FolderLocked naming the holder."""
@@ -175,15 +311,24 @@ class FolderLock:
         fh.write(f"pid {os.getpid()} on {socket.gethostname()} since "
                  f"{time.strftime('%Y-%m-%d %H:%M:%S')} ({' '.join(sys.argv)[:200]})\n")
         fh.flush()
-        self._fh = fh
+        self._since = os.fstat(fh.fileno()).st_mtime_ns  # the file clock: later writes
+        self._fh = fh                                    # get later times
         return self
 
     def release(self) -> None:
-        """Let go of the lock (closing the file releases it)."""
-        if self._fh is not None:
+        """Record the files written meanwhile, then let go of the lock (closing the file
+        releases it). A record that cannot be written (a full disk) is skipped: the folder
+        then holds files its marker does not vouch for, and ``--force`` refuses it."""
+        if self._fh is None:
+            return
+        try:
+            if self.record:
+                with contextlib.suppress(OSError):
+                    record_files(self.folder, self._since)
             with contextlib.suppress(OSError):
                 self._fh.seek(0)
                 self._fh.truncate()
+        finally:
             self._fh.close()
             self._fh = None
 
@@ -267,8 +412,10 @@ def _move_into_place(tmp: Path, path: Path, kind: Kind, force: bool,
     if not (path.exists() or path.is_symlink()):
         os.rename(tmp, path)
         return
-    check_new_output(path, (kind,), force, inputs)
-    with FolderLock(path):
+    if path.is_symlink() or not path.is_dir():
+        check_new_output(path, (kind,), force, inputs)  # refuses it
+    with FolderLock(path, record=False):  # the old folder, going to the trash
+        check_new_output(path, (kind,), force, inputs, held=True)  # now that none writes it
         trash = path.with_name(f".{path.name}.old-{os.getpid()}")
         os.rename(path, trash)
         os.rename(tmp, path)
@@ -300,4 +447,5 @@ def write_atomic(path: Path | str, data: str | bytes, tmp: Path | None = None,
 
 __all__ = ["CONTENTS", "LOCK", "MARKER", "FolderError", "FolderLock", "FolderLocked",
            "check_new_output", "check_replaceable", "create_folder", "current_umask",
-           "foreign_entries", "holder", "kind_of", "write_atomic", "write_marker"]
+           "foreign_entries", "holder", "kind_of", "record_files", "write_atomic",
+           "write_marker"]

@@ -38,8 +38,8 @@ def register(group: click.Group) -> None:
         """
         # the library (numba, pyarrow, matplotlib) loads only when the command runs
         from trixsim.loading import split_specs
-        from trixsim.reports.report import ReportError, expand_inputs, write_report
-        from trixsim.reports.tables import RunDamagedError, RunReadError, open_run
+        from trixsim.reports.report import ReportError, write_report
+        from trixsim.reports.tables import RunDamagedError, RunReadError
 
         notes: list[str] = []
         try:
@@ -51,9 +51,6 @@ def register(group: click.Group) -> None:
             raise click.UsageError(str(exc)) from None
         except OSError as exc:
             raise write_failed(out, exc) from None
-        for line in (open_run(r).incomplete_note() for r in expand_inputs(runs)):
-            if line:
-                click.echo(f"note: {line}")
         for line in notes:
             click.echo(f"note: {line}")
         click.echo(f"report written to {out}/ ({len(files)} files: index.html, report.md, "
