@@ -22,8 +22,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "Verify FOLDER, any folder trixsim writes; changes nothing."),
     "compare": ("compare", "Compare strategy A with strategy B on duplicate deals."),
     "play": ("play", "Play Trix at the terminal, you against three bots."),
-    "record": ("record", "Play games and write each one as a trixsim-transcript/1 record "
-                         "(one JSON line)."),
+    "record": ("record", "Play games and write each one as a record (one JSON line): "
+                         "Trix's trixsim-transcript/1, or the trixsim-record/1 envelope "
+                         "of any game (--format)."),
     "replay": ("record", "Check every record of FILE against the rules engine, or show one "
                          "game."),
     "report": ("report", "Write PNG plots, report.md and index.html for the run folders "

@@ -1,8 +1,9 @@
 """``trixsim record`` and ``trixsim replay``: write game records, check and show them.
 
-Records are ``trixsim-transcript/1`` JSON Lines (see trixsim/transcript.py). ``record``
-writes its file atomically (a temporary file next to the target, renamed at the end), so
-an interrupted run leaves either the old file or the complete new one.
+Records are JSON Lines: Trix's ``trixsim-transcript/1`` (trixsim/transcript.py) and any
+game's ``trixsim-record/1`` envelope (trixsim/records.py); ``replay`` reads both, line by
+line. ``record`` writes its file atomically (a temporary file next to the target, renamed
+at the end), so an interrupted run leaves either the old file or the complete new one.
 """
 
 from __future__ import annotations
@@ -16,12 +17,17 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from trixsim.commands.options import Count
-from trixsim.types import TRIX
+from trixsim.commands.options import Count, game_option
 
 if TYPE_CHECKING:
+    from trixsim.records import Record
     from trixsim.strategy import Strategy
     from trixsim.transcript import GameRecord
+
+    AnyRecord = GameRecord | Record
+
+TRANSCRIPT, ENVELOPE = "transcript", "record"
+"""``record --format``: Trix's trixsim-transcript/1, or the trixsim-record/1 envelope."""
 
 MAX_INT = 2**63 - 1
 """trixsim.transcript.MAX_INT, the largest seed and game id. Repeated here because the
@@ -55,21 +61,29 @@ def _open_temp(out: Path) -> tuple[TextIO, Path]:
 
 
 def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
-                 games: int) -> int:
-    """Play ``games`` games from game id ``first_game`` and write one record per line."""
+                 games: int, game: str = "trix", fmt: str = TRANSCRIPT) -> int:
+    """Play ``games`` games of ``game`` from game id ``first_game`` and write one record
+    per line (``fmt``: Trix's transcript, or the envelope any game writes)."""
     import numpy as np
 
+    from trixsim.games import get_game
+    from trixsim.records import record_games as envelopes
     from trixsim.sim import play_batch
     from trixsim.transcript import Recorder
 
+    rules = get_game(game)
     labels = [getattr(s, "spec", s.label) for s in seats]  # specs reload the strategy
     done = 0
     for start in range(first_game, first_game + games, CHUNK):
         ids = np.arange(start, min(start + CHUNK, first_game + games), dtype=np.int64)
-        rec = Recorder(seed, labels)
-        st = play_batch(seats, seed, ids, observer=rec)
-        for game in rec.records(st):
-            out.write(game.to_json() + "\n")
+        if fmt == ENVELOPE:
+            for r in envelopes(rules, seats, seed, ids, labels):
+                out.write(r.to_json() + "\n")
+        else:
+            rec = Recorder(seed, labels)
+            st = play_batch(seats, seed, ids, observer=rec, game=rules)
+            for one in rec.records(st):
+                out.write(one.to_json() + "\n")
         done += len(ids)
     return done
 
@@ -86,9 +100,14 @@ def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
 @click.option("--force", "-f", is_flag=True, help="Overwrite --out if it exists.")
 @click.option("--first-game", type=click.IntRange(0, MAX_INT), default=0, show_default=True,
               help="Game id of the first game (ids run on from it).")
+@click.option("--format", "fmt", type=click.Choice([TRANSCRIPT, ENVELOPE]), default=None,
+              help="trixsim-transcript/1 (Trix only; its default) or the trixsim-record/1 "
+                   "envelope (every game; the default of the others).")
+@game_option
 def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
-               first_game: int) -> None:
-    """Play games and write each one as a trixsim-transcript/1 record (one JSON line).
+               first_game: int, fmt: str | None, game: str) -> None:
+    """Play games and write each one as a record (one JSON line): Trix's
+    trixsim-transcript/1, or the trixsim-record/1 envelope of any game (--format).
 
     Exit codes: 0 written, 1 a strategy failed, 2 bad options (nothing is written).
     """
@@ -97,8 +116,12 @@ def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
 
     if first_game + games - 1 > MAX_INT:
         raise click.BadParameter("game ids would exceed 2**63-1", param_hint="--first-game")
+    fmt = fmt or (TRANSCRIPT if game == "trix" else ENVELOPE)
+    if fmt == TRANSCRIPT and game != "trix":
+        raise click.BadParameter(f"trixsim-transcript/1 records Trix games, not {game} "
+                                 f"(use --format {ENVELOPE})", param_hint="--format")
     try:
-        seats = load_seats(strategies, "trix")
+        seats = load_seats(strategies, game)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--strategies") from None
     if out.exists() and not out.is_dir() and not force:
@@ -106,7 +129,7 @@ def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
     fh, tmp = _open_temp(out)
     try:
         with fh:
-            n = record_games(fh, seats, seed, first_game, games)
+            n = record_games(fh, seats, seed, first_game, games, game, fmt)
         os.replace(tmp, out)
     except StrategyError as exc:
         raise click.ClickException(str(exc)) from None
@@ -149,24 +172,51 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _records(path: Path) -> Iterator[tuple[int, GameRecord]]:
-    """(line number, record) for each non-blank line; ClickException on a bad line."""
-    from trixsim.transcript import RecordFormatError, parse_record
+def _records(path: Path) -> Iterator[tuple[int, AnyRecord]]:
+    """(line number, record) for each non-blank line, a transcript or an envelope as its
+    ``format`` says; ClickException on a bad line."""
+    import json
+
+    from trixsim import records, transcript
 
     for no, line in _lines(path):
         try:
-            yield no, parse_record(line)
-        except RecordFormatError as exc:
+            try:  # which format: a transcript's parser judges anything else
+                fmt = json.loads(line).get("format")
+            except (ValueError, AttributeError, RecursionError):
+                fmt = None
+            if fmt == records.FORMAT:
+                yield no, records.parse_record(line)
+            else:
+                yield no, transcript.parse_record(line)
+        except (transcript.RecordFormatError, records.RecordFormatError) as exc:
             raise click.ClickException(f"{path}:{no}: {exc}") from None
 
 
-def _check(path: Path, no: int, rec: GameRecord) -> int:
-    from trixsim.transcript import ReplayError, check_record
+def _game_of(rec: AnyRecord) -> str:
+    """The game a record plays (transcripts: Trix)."""
+    return getattr(rec, "game", "trix")
+
+
+def _check(path: Path, no: int, rec: AnyRecord) -> int:
+    """Replay one record; its contracts (transcripts) or actions (envelopes) checked."""
+    from trixsim import records, transcript
 
     try:
-        return check_record(rec)
-    except ReplayError as exc:
+        if isinstance(rec, records.Record):
+            return records.replay(rec)
+        return transcript.check_record(rec)
+    except (transcript.ReplayError, records.ReplayError) as exc:
         raise click.ClickException(f"{path}:{no}: {exc}") from None
+
+
+def show(rec: AnyRecord) -> list[str]:
+    """A record's play-by-play: Trix's transcripts contract by contract, envelopes action
+    by action in their game's names."""
+    from trixsim.records import Record
+    from trixsim.records import play_by_play as actions
+
+    return actions(rec) if isinstance(rec, Record) else play_by_play(rec)
 
 
 def _hand_text(cards: list[int]) -> str:
@@ -188,6 +238,7 @@ def play_by_play(rec: GameRecord) -> list[str]:
     """A readable account of one game, contract by contract."""
     from trixsim.cards import KING_OF_HEARTS, card_symbol
     from trixsim.games.trix.rules import trick_winner
+    from trixsim.types import TRIX
 
     seed = "" if rec.seed is None else f", seed {rec.seed}"
     lines = [f"game {rec.game_id}{seed}, first picker: seat {rec.first_picker}",
@@ -214,63 +265,99 @@ def play_by_play(rec: GameRecord) -> list[str]:
     return lines
 
 
+def _game_or_id(ctx: click.Context, param: click.Parameter,
+                value: str | None) -> str | int | None:
+    """``--game``: a game's name, or (the option's older spelling) a game id, digits."""
+    if value is None or not value.strip().isdigit():
+        return value
+    return int(value)
+
+
 @click.command("replay")
 @click.argument("file", required=False,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--game", "game_id", type=int, default=None,
+@click.option("--game-id", "game_id", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Show this game's play-by-play (after checking it).")
+@click.option("--game", "game_opt", default=None, callback=_game_or_id, metavar="NAME",
+              help="The game the records or the run must play (a name registered in "
+                   "trixsim.games). A number here is a --game-id (its older spelling).")
 @click.option("--run", "run_dir", type=click.Path(path_type=Path), default=None,
-              help="Replay a game of a `trixsim run` folder from its seed (needs --game).")
+              help="Replay a game of a `trixsim run` folder from its seed (needs --game-id).")
 @click.option("--lineup", type=int, default=0, show_default=True,
               help="With --run: which of the run's lineups to replay the game with.")
-def replay_cmd(file: Path | None, game_id: int | None, run_dir: Path | None,
-               lineup: int) -> None:
+def replay_cmd(file: Path | None, game_id: int | None, game_opt: str | int | None,
+               run_dir: Path | None, lineup: int) -> None:
     """Check every record of FILE against the rules engine, or show one game.
 
-    Every pick, declaration, card and trix move is replayed from the recorded hands and
-    must be legal; trick leaders, contract ends, points, totals and the result must match.
-    With --run DIR --game ID, the game is played again exactly from the run's seed,
-    strategies and game index, compared whole rows (every column) with the run's
-    contracts and games tables, and shown; a game missing from the tables is an error.
+    Trix's transcripts: every pick, declaration, card and trix move is replayed from the
+    recorded hands and must be legal; trick leaders, contract ends, points, totals and the
+    result must match. Envelopes (any game): the game is dealt again from its seed and
+    index, every action must be legal for its seat and decision, and the final scores,
+    winners and losers must match. With --run DIR --game-id ID, the game is played again
+    exactly from the run's seed, strategies and game index, compared whole rows (every
+    column) with the run's tables, and shown; a game missing from the tables is an error.
     Exit codes: 0 all records check out, 1 a record is malformed or breaks a rule (the
     message names the line and the field, or the game and the contract), 2 usage errors
-    (missing file, unknown --game id, a folder that is not a run).
+    (missing file, unknown game id or game, a folder that is not a run).
     """
+    name = None
+    if isinstance(game_opt, int):
+        if game_id is not None and game_id != game_opt:
+            raise click.UsageError("--game ID and --game-id name different games")
+        game_id = game_opt
+    elif game_opt is not None:
+        from trixsim.games import UnknownGameError, get_game
+
+        try:
+            name = get_game(game_opt).name
+        except UnknownGameError as exc:
+            raise click.BadParameter(str(exc), param_hint="--game") from None
     if run_dir is not None:
         if file is not None:
             raise click.UsageError("give either FILE or --run, not both")
         if game_id is None:
-            raise click.UsageError("--run needs --game ID")
-        game, matched = _from_run(run_dir, game_id, lineup)
-        click.echo("\n".join(play_by_play(game)))
+            raise click.UsageError("--run needs --game-id ID")
+        rec, matched = _from_run(run_dir, game_id, lineup, name)
+        click.echo("\n".join(show(rec)))
         click.echo(matched)
         return
     if file is None:
-        raise click.UsageError("missing FILE (or --run DIR --game ID)")
+        raise click.UsageError("missing FILE (or --run DIR --game-id ID)")
     if game_id is not None:
         for no, rec in _records(file):
-            if rec.game_id == game_id:
+            if rec.game_id == game_id and name in (None, _game_of(rec)):
                 _check(file, no, rec)
-                click.echo("\n".join(play_by_play(rec)))
+                click.echo("\n".join(show(rec)))
                 return
-        raise click.BadParameter(f"no game {game_id} in {file}", param_hint="--game")
-    games = contracts = 0
+        raise click.BadParameter(f"no game {game_id} in {file}", param_hint="--game-id")
+    games = contracts = actions = 0
     for no, rec in _records(file):
-        contracts += _check(file, no, rec)
+        if name is not None and _game_of(rec) != name:
+            raise click.ClickException(f"{file}:{no}: the record plays {_game_of(rec)}, "
+                                       f"not {name}")
+        if hasattr(rec, "actions"):
+            actions += _check(file, no, rec)
+        else:
+            contracts += _check(file, no, rec)
         games += 1
     if not games:
         raise click.ClickException(f"{file}: no game records")
-    click.echo(f"{file}: {games} games, {contracts} contracts checked, all consistent")
+    checked = ", ".join(x for x in (f"{contracts} contracts" if contracts else "",
+                                    f"{actions} actions" if actions else "") if x)
+    click.echo(f"{file}: {games} games, {checked or 'nothing'} checked, all consistent")
 
 
-def _from_run(run_dir: Path, game_id: int, lineup: int) -> tuple[GameRecord, str]:
+def _from_run(run_dir: Path, game_id: int, lineup: int,
+              name: str | None = None) -> tuple[AnyRecord, str]:
     """Play game ``game_id`` of a run again and compare it, whole rows, with the run's
-    contracts and games tables; returns the record and the line saying it matched."""
+    tables (the run's game's, ``name`` if given must be it); returns the record (a
+    transcript for Trix, an envelope otherwise) and the line saying it matched."""
     import numpy as np
     import pyarrow.parquet as pq
 
     from trixsim.games import get_game
     from trixsim.loading import StrategyLoadError, load_seats, split_specs
+    from trixsim.records import record_games as envelopes
     from trixsim.runfolder import game_name
     from trixsim.runner import RunFolderError, read_run
     from trixsim.sim import play_batch
@@ -287,22 +374,27 @@ def _from_run(run_dir: Path, game_id: int, lineup: int) -> tuple[GameRecord, str
     if not 0 <= lineup < len(meta["lineups"]):
         raise click.BadParameter(f"the run has lineups 0..{len(meta['lineups']) - 1}",
                                  param_hint="--lineup")
-    if game_name(meta) != "trix":
-        raise click.ClickException(f"the run plays {game_name(meta)}: records and replays "
-                                   "are written for trix games only so far")
+    played = game_name(meta)
+    if name is not None and played != name:
+        raise click.BadParameter(f"the run plays {played}, not {name}", param_hint="--game")
+    rules = get_game(played)
     specs = split_specs(meta["lineups"][lineup])
     try:
-        seats = load_seats(meta["lineups"][lineup], "trix")
+        seats = load_seats(meta["lineups"][lineup], played)
     except StrategyLoadError as exc:
         raise click.ClickException(f"cannot load the run's strategies: {exc}") from None
-    rec = Recorder(meta["seed"], specs)
     ids = np.array([game_id], dtype=np.int64)
-    st = play_batch(seats, meta["seed"], ids, observer=rec)
-    game = rec.records(st)[0]
-    outcomes = get_game("trix").outcomes(1, lineup)
-    fresh = outcomes.tables(play_batch(seats, meta["seed"], ids, observer=outcomes), specs)
+    if played == "trix":  # Trix's transcript, contract by contract
+        rec = Recorder(meta["seed"], specs)
+        game: AnyRecord = rec.records(play_batch(seats, meta["seed"], ids, observer=rec,
+                                                 game=rules))[0]
+    else:
+        game = envelopes(rules, seats, meta["seed"], ids, specs)[0]
+    outcomes = rules.outcomes(1, lineup)
+    fresh = outcomes.tables(play_batch(seats, meta["seed"], ids, observer=outcomes,
+                                       game=rules), specs)
     rows = 0
-    for name in ("contracts", "games"):
+    for name in fresh:
         folder = Path(run_dir) / name
         try:
             stored = pq.read_table(folder, filters=[("game", "=", game_id),
@@ -320,7 +412,8 @@ def _from_run(run_dir: Path, game_id: int, lineup: int) -> tuple[GameRecord, str
         for g, w in zip(got, want, strict=False):
             diff = [c for c in w if g.get(c) != w[c]]
             if diff:
-                where = f"contract {w['number']}" if name == "contracts" else "its game row"
+                where = f"row {w['number']}" if "number" in w else "its game row"
+                where = where.replace("row", "contract", 1) if name == "contracts" else where
                 raise click.ClickException(
                     f"game {game_id} replays differently from the run's {name} table at "
                     f"{where} ({diff[0]}: replayed {w[diff[0]]!r}, recorded "
@@ -329,8 +422,10 @@ def _from_run(run_dir: Path, game_id: int, lineup: int) -> tuple[GameRecord, str
             raise click.ClickException(f"game {game_id} replays to {len(want)} {name} rows, "
                                        f"the run recorded {len(got)}")
         rows += len(got)
-    return game, (f"game {game_id} (lineup {lineup}) matches the run's tables: {rows - 1} "
-                  "contract rows and the game row, every column")
+    what = (f"{rows - 1} contract rows and the game row" if "contracts" in fresh
+            else "the game row")
+    return game, (f"game {game_id} (lineup {lineup}) matches the run's tables: {what}, "
+                  "every column")
 
 
 def register(group: click.Group) -> None:

@@ -1,0 +1,243 @@
+"""``highcard``: a third game in about 200 lines, the worked example of docs/adding-a-game.md.
+
+Twelve cards, ranks 0-11, three to each of four seats. Three rounds: seat 0 plays first,
+then seats 1, 2, 3; each plays one card of its hand; the highest card of the round scores
+1 point. Higher is better. Every method below is what ``trixsim.game.Game`` asks of a
+game; the registry finds it through the ``trixsim.games`` entry point group.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from trixsim import rng
+from trixsim.errors import IllegalActionError
+from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.policykit import strategy_subkey
+from trixsim.strategy import Strategy
+
+N_CARDS, ROUNDS = 12, 3
+FIELDS = {"legal": "legal-action mask (cards of the hand)", "key": "random key",
+          "hand": "the seat's cards (12-bit mask)", "seat": "the seat deciding",
+          "round": "rounds finished (0-2)", "table": "(n, 4) cards played this round, -1 none",
+          "points": "(n, 4) points so far"}
+GAMES_COLUMNS = {"game": "game index", "lineup": "lineup index",
+                 "strategy_0..strategy_3": "each seat's strategy spec",
+                 "points_0..points_3": "final points (rounds won)",
+                 "winner_0..winner_3": "seat had the most points",
+                 "loser_0..loser_3": "seat had the fewest points"}
+
+
+class State:
+    """A batch of games: hands (B, 4) masks, the cards on the table (B, 4), points."""
+
+    def __init__(self, seed: int, game_id: np.ndarray, hands: np.ndarray) -> None:
+        n = len(game_id)
+        self.run_seed, self.game_id, self.hands = seed, game_id, hands
+        self.table = np.full((n, 4), -1, dtype=np.int64)
+        self.points = np.zeros((n, 4), dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.round = np.zeros(n, dtype=np.int64)
+        self.ply = np.zeros(n, dtype=np.int64)
+
+    @property
+    def batch_size(self) -> int:
+        return len(self.game_id)
+
+    @property
+    def data(self) -> np.ndarray:
+        """Every field side by side, one row per game (what checks compare)."""
+        return np.column_stack([self.game_id, self.hands, self.table, self.points,
+                                self.turn, self.round, self.ply])
+
+    def copy(self) -> State:
+        out = State.__new__(State)
+        out.__dict__ = {k: (v.copy() if isinstance(v, np.ndarray) else v)
+                        for k, v in self.__dict__.items()}
+        return out
+
+
+class View(SimpleNamespace):
+    """What a seat sees in some games (fields as in FIELDS), one row per game."""
+
+    def __len__(self) -> int:
+        return len(self.legal)
+
+
+class Events:
+    """highcard reports no events (its outcome is all in the final state)."""
+
+    rows = np.zeros((0, 4), dtype=np.int64)
+
+
+class HighCard:
+    """The rules of highcard behind the Game protocol."""
+
+    name = "highcard"
+    n_seats, n_actions = 4, N_CARDS
+    decisions = (Decision(0, "play", "play"),)
+    higher_is_better = True
+    table_schemas = {"games": GAMES_COLUMNS}
+    score_prefix = score_word = "points"
+    observation_fields = tuple(FIELDS)
+    events_module = SimpleNamespace(decode=lambda rows, ids: [], visible_to=lambda e, s: True)
+    record_fields: tuple[str, ...] = ()
+    check_summary = "points, winners and losers by the rules"
+
+    # -- the rules -------------------------------------------------------------------
+    def init(self, seed: int, game_ids: Any, first_pickers: Any = None,
+             events: Any = None) -> State:
+        ids = np.asarray(game_ids, dtype=np.int64)
+        keys = rng.hash_keys(int(seed), 7, ids, np.zeros_like(ids))
+        hands = np.zeros((len(ids), 4), dtype=np.int64)
+        for g, key in enumerate(keys):  # a shuffle that depends on (seed, game) alone
+            order = np.random.default_rng(int(key)).permutation(N_CARDS)
+            for s in range(4):
+                for c in order[3 * s:3 * s + 3]:
+                    hands[g, s] |= 1 << int(c)
+        return State(int(seed), ids, hands)
+
+    def legal_action_mask(self, st: State) -> ActionMask:
+        live = st.round < ROUNDS
+        mask = st.hands[np.arange(st.batch_size), st.turn]
+        return np.where(live, mask, 0).astype(np.uint64)
+
+    def step(self, st: State, actions: np.ndarray, events: Any = None,
+             legal: Any = None) -> ActionMask:
+        a = np.asarray(actions, dtype=np.int64)
+        mask = self.legal_action_mask(st).astype(np.int64)
+        live = st.round < ROUNDS
+        ok = ~live | ((a >= 0) & (a < N_CARDS) & ((mask >> np.clip(a, 0, 63)) & 1 == 1))
+        if not ok.all():
+            raise IllegalActionError("not a card of the hand", np.flatnonzero(~ok))
+        for g in np.flatnonzero(live):
+            t = st.turn[g]
+            st.hands[g, t] &= ~(1 << a[g])
+            st.table[g, t] = a[g]
+            st.ply[g] += 1
+            if t < 3:
+                st.turn[g] = t + 1
+                continue
+            st.points[g, int(np.argmax(st.table[g]))] += 1
+            st.table[g] = -1
+            st.turn[g] = 0
+            st.round[g] += 1
+        return self.legal_action_mask(st)
+
+    def decision(self, st: State) -> np.ndarray:
+        return np.where(st.round < ROUNDS, 0, -1)
+
+    def to_act(self, st: State) -> np.ndarray:
+        return st.turn.copy()
+
+    def why_illegal(self, st: State, game: int, action: Action) -> str | None:
+        if st.round[game] >= ROUNDS:
+            return "the game is over"
+        if 0 <= action < N_CARDS and (int(self.legal_action_mask(st)[game]) >> action) & 1:
+            return None
+        return f"seat {st.turn[game]} does not hold card {action}"
+
+    def action_name(self, decision: DecisionId, action: Action) -> str:
+        return f"card {action}"
+
+    # -- what strategies see ---------------------------------------------------------
+    def observe(self, st: State, games: np.ndarray, seat: Seat | np.ndarray) -> Any:
+        games = np.asarray(games, dtype=np.int64)
+        seats = np.broadcast_to(np.asarray(seat), games.shape)
+        legal = np.where(st.turn[games] == seats, self.legal_action_mask(st)[games], 0)
+        return self._view(st, games, seats, legal)
+
+    def strategy_view(self, st: State, games: np.ndarray, legal: ActionMask,
+                      fields: Any) -> Any:
+        games = np.asarray(games, dtype=np.int64)
+        return self._view(st, games, st.turn[games], legal)
+
+    def _view(self, st: State, games: np.ndarray, seats: np.ndarray, legal: Any) -> Any:
+        key = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
+                            st.game_id[games], st.ply[games])
+        return View(legal=np.asarray(legal).astype(np.int64), key=key,
+                    hand=st.hands[games, seats], seat=np.asarray(seats), round=st.round[games],
+                    table=st.table[games].copy(), points=st.points[games].copy())
+
+    def describe_observation(self) -> dict[str, str]:
+        return dict(FIELDS)
+
+    # -- the loop's helpers ------------------------------------------------------------
+    def pending(self, st: State, legal: ActionMask) -> tuple[np.ndarray, ...]:
+        return (self.decision(st).astype(np.int64), st.turn.astype(np.int64),
+                np.full(st.batch_size, -1, dtype=np.int64))
+
+    def audit(self, st: State) -> Any:
+        return SimpleNamespace(after_step=lambda s: (None, bool((s.round < ROUNDS).any())))
+
+    def play_compiled(self, strategies: Any, seed: Any, game_ids: Any,
+                      observer: Any = None) -> None:
+        return None  # no compiled loop: the strategies' methods are asked
+
+    def event_log(self) -> Events:
+        return Events()
+
+    # -- results and tables ------------------------------------------------------------
+    def final_scores(self, st: State) -> np.ndarray:
+        return st.points.copy()
+
+    def winners_losers(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        s = np.asarray(scores)
+        return s == s.max(axis=1, keepdims=True), s == s.min(axis=1, keepdims=True)
+
+    def outcomes(self, batch: int, lineup: int = 0) -> Any:
+        def tables(st: State, specs: list[str]) -> dict[str, pa.Table]:
+            win, lose = self.winners_losers(st.points)
+            cols: dict[str, Any] = {"game": st.game_id,
+                                    "lineup": np.full(st.batch_size, lineup, dtype=np.int8)}
+            for s in range(4):
+                cols[f"strategy_{s}"] = pa.array([specs[s]] * st.batch_size).dictionary_encode()
+            for name, arr in (("points", st.points), ("winner", win), ("loser", lose)):
+                for s in range(4):
+                    cols[f"{name}_{s}"] = arr[:, s].astype(np.int8 if name == "points" else bool)
+            return {"games": pa.table(cols)}
+        return SimpleNamespace(tables=tables)
+
+    def verify_tables(self, tables: dict[str, Any], start: int, stop: int,
+                      rows: dict[str, int]) -> list[str]:
+        g = tables["games"]
+        pts = g[[f"points_{s}" for s in range(4)]].to_numpy(np.int64)
+        win, lose = self.winners_losers(pts)
+        problems = [f"game {int(x)}: points do not sum to {ROUNDS}"
+                    for x in g["game"][pts.sum(axis=1) != ROUNDS]]
+        for name, want in (("winner", win), ("loser", lose)):
+            got = g[[f"{name}_{s}" for s in range(4)]].to_numpy(bool)
+            problems += [f"game {int(x)}: {name}s are not by the rules"
+                         for x in g["game"][(got != want).any(axis=1)]]
+        return problems
+
+    def legacy_tables(self, tables: dict[str, Any]) -> dict[str, Any]:
+        return tables
+
+
+GAME = HighCard()
+
+
+class CheapWinner(Strategy):
+    """Wins a round as cheaply as it can, else throws its lowest card (keeping the high
+    ones for later rounds)."""
+
+    name = "cheap"
+    game = "highcard"
+    description = "the lowest card that beats the table so far, else the lowest card"
+    observes = frozenset({"legal", "table"})
+    policy = None  # no compiled policy: the method is asked
+
+    def play(self, obs: Any) -> np.ndarray:
+        """Per game, the lowest card of the hand above every card on the table, else the
+        lowest card."""
+        out = np.empty(len(obs), dtype=np.int64)
+        for g, (mask, table) in enumerate(zip(obs.legal, obs.table, strict=True)):
+            cards = [c for c in range(N_CARDS) if (int(mask) >> c) & 1]
+            above = [c for c in cards if c > table.max()]
+            out[g] = (above or cards)[0]
+        return out

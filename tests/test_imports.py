@@ -1,0 +1,103 @@
+"""No module outside ``trixsim/games/trix/`` imports Trix (its package or the Trix
+vocabulary still at the bottom of the stack, ``trixsim.types`` and ``trixsim.cards``)
+except those allowed below, each for a reason; the walk reads every import statement,
+function-level ones included. Shrink ``ALLOWED`` as Trix's parts move into its package;
+a module that starts importing Trix fails here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TRIX = ("trixsim.games.trix", "trixsim.types", "trixsim.cards")
+PACKAGES = {"trixsim": "trixsim", "strategies": "trixsim.strategies",
+            "reports": "trixsim.reports"}
+
+ALLOWED: dict[str, str] = {
+    # Trix's own plug-ins: its strategies and their kernels
+    "trixsim.strategies.heuristic": "Trix's heuristic",
+    "trixsim.strategies.heuristic_kernels": "Trix's heuristic's compiled kernels",
+    "trixsim.strategies.pimc": "Trix's pimc",
+    "trixsim.strategies._pimc_kernels": "Trix's pimc's compiled kernels",
+    # Trix's aspects of the reports (contract ordering, K♥, trix timing, per contract);
+    # the generic core of the same modules reads only the games table
+    "trixsim.reports.aggregate": "Trix's per-contract sums",
+    "trixsim.reports.compare": "Trix's per-contract breakdown of a comparison",
+    "trixsim.reports.pairing": "Trix's per-contract pairing aspects",
+    "trixsim.reports.plots": "Trix's aspect plots",
+    "trixsim.reports.report": "Trix's aspect sections",
+    "trixsim.reports.verdict_plots": "Trix's aspect forest plots",
+    "trixsim.reports.verdicts": "Trix's aspect verdicts",
+    # Trix-only features not yet split into a generic core and a Trix plug-in
+    "trixsim.transcript": "Trix's trixsim-transcript/1 records (trixsim.records is generic)",
+    "trixsim.commands.record": "writes and shows Trix's transcripts beside the envelope",
+    "trixsim.search": "Trix's search worlds (pimc)",
+    "trixsim.adapter": "the adapter of Trix bots written for the older API",
+    "trixsim.table": "the Trix table behind serve and play",
+    "trixsim.serve.tables": "serve: Trix tables in the browser",
+    "trixsim.serve.wire": "serve: Trix's wire format",
+    "trixsim.terminal.session": "play: Trix at the terminal",
+    "trixsim.terminal.text": "play: Trix's terminal text",
+    "trixsim.testing._common": "check_strategy's Trix scenarios",
+    "trixsim.testing.engine": "check_game_engine: Trix's engine conformance",
+    "trixsim.testing.fairness": "Trix's fair-play checks",
+    "trixsim.testing.policy": "Trix's compiled-policy agreement check",
+    "trixsim.testing.redeal": "Trix's re-deal checks",
+    "trixsim.testing.strategy": "check_strategy plays Trix",
+    "trixsim.sim": "the loop's default game (play_batch and decide without game=) is Trix",
+}
+
+
+def _module(path: Path, base: str) -> str:
+    parts = path.relative_to(ROOT / base).with_suffix("").parts
+    return ".".join((PACKAGES[base], *parts)).removesuffix(".__init__")
+
+
+def _imports_trix(tree: ast.AST) -> list[str]:
+    """The Trix modules a module's import statements name."""
+    def trix(name: str) -> bool:
+        return any(name == t or name.startswith(t + ".") for t in TRIX)
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out += [node.module] if trix(node.module) else [
+                f"{node.module}.{a.name}" for a in node.names if trix(f"{node.module}.{a.name}")]
+        elif isinstance(node, ast.Import):
+            out += [a.name for a in node.names if trix(a.name)]
+    return sorted(set(out))
+
+
+def walk() -> dict[str, list[str]]:
+    """Every module outside trixsim.games.trix that imports Trix, with what it imports."""
+    found = {}
+    for base in PACKAGES:
+        for path in sorted((ROOT / base).rglob("*.py")):
+            mod = _module(path, base)
+            if mod == "trixsim.games.trix" or mod.startswith("trixsim.games.trix."):
+                continue
+            hits = _imports_trix(ast.parse(path.read_text(encoding="utf-8")))
+            if hits:
+                found[mod] = hits
+    return found
+
+
+def test_only_allowed_modules_import_trix() -> None:
+    found = walk()
+    new = {m: v for m, v in found.items() if m not in ALLOWED}
+    assert not new, f"modules outside games/trix import Trix: {new}"
+
+
+def test_the_allow_list_names_no_module_that_no_longer_needs_it() -> None:
+    assert not set(ALLOWED) - set(walk()), "shrink ALLOWED: these import no Trix any more"
+
+
+def test_the_generic_layers_import_no_trix() -> None:
+    generic = ["trixsim.game", "trixsim.games", "trixsim.runner", "trixsim.runfolder",
+               "trixsim.loading", "trixsim.strategy", "trixsim.records", "trixsim.tune",
+               "trixsim.tune.play", "trixsim.tune.spsa", "trixsim.audit", "trixsim.checkfolders",
+               "trixsim.reports.tournament", "trixsim.reports.tables", "trixsim.policykit",
+               "trixsim.commands.run", "trixsim.commands.compare", "trixsim.commands.tune"]
+    found = walk()
+    assert [m for m in generic if m in found] == []
