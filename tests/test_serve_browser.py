@@ -71,7 +71,7 @@ class Served:
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(create_app(self.hub), log_level="warning",
-                                                    ws="websockets-sansio", lifespan="off"))
+                                                    ws="websockets-sansio", lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
                                        daemon=True)
         self.thread.start()

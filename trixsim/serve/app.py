@@ -29,7 +29,7 @@ import json
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trixsim.loading import load_strategy
+from trixsim.serve.keeper import Keeper
 from trixsim.serve.tables import GameTable, Hub, Refused
 from trixsim.strategy import Strategy
 
@@ -77,6 +78,9 @@ class Limits:
     """New tables one client address may create per minute."""
     origins: frozenset[str] = frozenset()
     """Origins (``https://cards.example``) besides the server's own that may connect."""
+    keep_every: float = 0.5
+    """Seconds between writes of the unfinished tables' files (changes in between are
+    coalesced; a finished game and the server's shutdown are written at once)."""
 
 
 class Rate:
@@ -227,6 +231,7 @@ class Server:
         self.limits = Limits() if limits is None else limits
         self.rate = Rate(self.limits.tables_per_minute)
         self.rooms: dict[str, Room] = {}
+        self.keeper = Keeper(hub, self.limits.keep_every)
 
     def room(self, table_id: str) -> Room | None:
         table = self.hub.get(table_id)
@@ -235,7 +240,7 @@ class Server:
             return None
         room = self.rooms.get(table_id)
         if room is None or room.table is not table:
-            room = self.rooms[table_id] = Room(table, self.hub.save, self.limits)
+            room = self.rooms[table_id] = Room(table, self.keeper.mark, self.limits)
         return room
 
     async def page(self, request: Request) -> Response:
@@ -258,9 +263,10 @@ class Server:
                                 status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
         try:
-            table, token = self.hub.create(name)
+            table, token = self.hub.create(name, save=False)
         except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
+        self.keeper.mark(table)
         return JSONResponse({"table": table.id, "seat": 0, "token": token,
                              "link": f"/t/{table.id}"})
 
@@ -334,7 +340,7 @@ class Server:
                         self._hello(room, tab, msg)
                     else:
                         await self._handle(room, tab, msg)
-                        self.hub.save(room.table)
+                        self.keeper.mark(room.table)
             except Refused as exc:
                 tab.send({"type": "error", "message": str(exc)})
             except Exception as exc:  # a bug must not take the table or the server down
@@ -445,7 +451,13 @@ def create_app(hub: Hub, limits: Limits | None = None,
     """The Starlette application serving ``hub``'s tables; ``hosts``: the host names it
     answers to (None: any, e.g. behind a reverse proxy that checks them)."""
     server = Server(hub, limits)
-    app = Starlette(routes=[
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await server.keeper.close()  # the last state of every table on disk
+
+    app = Starlette(lifespan=lifespan, routes=[
         Route("/", server.page),
         Route("/t/{table}", server.page),
         Route("/api/tables", server.create, methods=["POST"]),

@@ -473,19 +473,28 @@ class Hub:
     def save(self, table: GameTable) -> None:
         """Keep ``table`` on disk as it is now (a failure is said on stderr, once per
         table, and the table plays on in memory)."""
+        if self.store is not None:
+            self.keep(table, self.store.text(table))
+
+    def keep(self, table: GameTable, text: str | None) -> bool:
+        """Make ``table``'s file hold ``text`` (None: remove it), as ``save`` does; whether
+        the disk was touched. Safe in a worker thread (one writer at a time)."""
         if self.store is None:
-            return
+            return False
         try:
-            self.store.save(table)
+            touched = self.store.put(table.id, text)
             table.keep_error = None
+            return touched
         except OSError as exc:
             if table.keep_error is None:
                 print(f"trixsim serve: cannot keep table {table.id} on disk: "
                       f"{exc.strerror or exc}", file=sys.stderr, flush=True)
             table.keep_error = str(exc)
+            return False
 
-    def create(self, name: Any = None) -> tuple[GameTable, str]:
-        """A new table with its creator in seat 0: (table, the creator's seat token)."""
+    def create(self, name: Any = None, save: bool = True) -> tuple[GameTable, str]:
+        """A new table with its creator in seat 0: (table, the creator's seat token);
+        written to disk now unless not ``save`` (the server writes it off its loop)."""
         if len(self.tables) >= self.MAX_TABLES:
             self._evict()
         table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
@@ -495,7 +504,8 @@ class Hub:
             table.seed = next(self.seeds)
         _, token = table.sit(0, name)
         self.tables[table.id] = table
-        self.save(table)
+        if save:
+            self.save(table)
         return table, token
 
     def _evict(self) -> None:
