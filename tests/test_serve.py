@@ -24,7 +24,8 @@ from trixsim.cards import cards_of  # noqa: E402
 from trixsim.cli import cli  # noqa: E402
 from trixsim.games.trix.events import ContractEnd  # noqa: E402
 from trixsim.serve.app import Limits, create_app  # noqa: E402
-from trixsim.serve.tables import GameTable, Hub  # noqa: E402
+from trixsim.serve.hub import Hub  # noqa: E402
+from trixsim.serve.tables import GameTable  # noqa: E402
 from trixsim.types import PASS  # noqa: E402
 
 Msg = dict[str, Any]

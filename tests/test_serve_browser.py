@@ -29,7 +29,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from trixsim.cards import KING_OF_HEARTS  # noqa: E402
 from trixsim.serve.app import create_app  # noqa: E402
-from trixsim.serve.tables import PERSON, GameTable, Hub  # noqa: E402
+from trixsim.serve.hub import Hub  # noqa: E402
+from trixsim.serve.tables import PERSON, GameTable  # noqa: E402
 from trixsim.types import DECLARE, GENERAL, PICK, PLACE, PLAY, RAY  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -23,7 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from trixsim.serve.app import create_app  # noqa: E402
 from trixsim.serve.bots import BotList  # noqa: E402
-from trixsim.serve.tables import Hub  # noqa: E402
+from trixsim.serve.hub import Hub  # noqa: E402
 
 Msg = dict[str, Any]
 SEED = 4_611_686_018_427_400_017

@@ -91,7 +91,7 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
         from trixsim.loading import StrategyLoadError
         from trixsim.serve.app import MAX_FRAME, Limits, create_app, host_names
         from trixsim.serve.bots import BotList
-        from trixsim.serve.tables import Hub
+        from trixsim.serve.hub import Hub
     except ImportError as exc:
         raise click.ClickException(f"the web table needs {exc.name}: pip install "
                                    "starlette uvicorn websockets") from None

@@ -15,7 +15,8 @@ import asyncio
 import contextlib
 import time
 
-from trixsim.serve.tables import GameTable, Hub
+from trixsim.serve.hub import Hub
+from trixsim.serve.tables import GameTable
 
 
 class Keeper:
