@@ -5,6 +5,7 @@ by where they sit, and no "Last trick" button in trix. Skipped where Chromium is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from test_serve_browser import (  # noqa: E402
     pytestmark,  # noqa: F401  (slow, optional, skipped without Chromium)
     seat_bot,
     served,  # noqa: F401  (a fixture)
+    shots,  # noqa: F401  (a fixture)
 )
 
 from trixsim.serve.wire import game_view  # noqa: E402
@@ -74,7 +76,7 @@ def until(page: Any, table: Any, stop: Callable[[dict[str, Any]], bool],
 
 
 def test_a_finished_trick_shows_the_hand_without_the_card_and_keeps_a_tap(
-        browser: Any, served: Served) -> None:  # noqa: F811
+        browser: Any, served: Served, shots: Callable[[Any, str], None]) -> None:  # noqa: F811
     ctx, page, errors = open_table(browser, served, PAUSE_MS)
     table = served.table()
     st = until(page, table, lambda st: st["game"]["decision"] == "play", PLI)
@@ -88,6 +90,7 @@ def test_a_finished_trick_shows_the_hand_without_the_card_and_keeps_a_tap(
         playable: document.querySelectorAll('#hand .card.playable').length,
         prompt: document.querySelector('#prompt').innerText,
         turn: document.body.dataset.turn })""")
+    shots(page, "desktop-12-trick-shown")
     assert seen["busy"], seen
     assert card not in seen["hand"] and len(seen["hand"]) == len(st["game"]["hand"]) - 1, seen
     assert seen["playable"] == 0, seen
@@ -119,7 +122,7 @@ def test_a_finished_trick_shows_the_hand_without_the_card_and_keeps_a_tap(
 
 
 def test_seats_are_named_by_where_they_sit(
-        browser: Any, served: Served) -> None:  # noqa: F811
+        browser: Any, served: Served, shots: Callable[[Any, str], None]) -> None:  # noqa: F811
     ctx, page, errors = open_table(browser, served, 0)
     table = served.table()
     in_step(page, table, 0)
@@ -128,6 +131,12 @@ def test_seats_are_named_by_where_they_sit(
     assert page.locator(".seat-box[data-pos='0'] .name").inner_text() == "You (Ann)"
     totals = page.locator("#totals th").all_inner_texts()
     assert len(set(totals)) == 4 and "left · heuristic" in totals, totals
+    st = until(page, table, lambda st: len(st["game"]["log"]) >= 6, PLI)  # bots have acted
+    assert not [line for line in st["game"]["log"] if re.search(r"\b[Ss]eat \d", line)], \
+        st["game"]["log"]
+    assert not [line for line in page.locator("#log li").all_inner_texts()
+                if re.search(r"\b[Ss]eat \d", line)]
+    shots(page, "desktop-13-seat-names")
     assert not errors, errors
     ctx.close()
 

@@ -405,8 +405,15 @@ function drawInterim(msg, t) {
   const you = msg.you;
   document.body.dataset.turn = "other";
   document.body.dataset.decision = "wait";
-  drawHand(msg, true);
-  const who = t.winner === you ? "You take" : `${seatName(t.winner, you)} takes`;
+  for (const box of document.querySelectorAll(".seat-box")) {
+    drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
+    box.classList.remove("turn");
+  }
+  if (t.contract_no === msg.game.contract_no) drawHand(msg, true);
+  else $("#hand").replaceChildren();  // the contract's last trick: the next deal comes after
+  const name = seatName(t.winner, you);
+  const who = t.winner === you ? "You take"
+    : `${name.charAt(0).toUpperCase()}${name.slice(1)} takes`;
   $("#prompt").replaceChildren(para(`${who} trick ${t.trick + 1}.`
     + " A card you tap now is played (or chosen) when the trick is cleared."));
   $("#pre-note").textContent = pending !== null
