@@ -107,4 +107,4 @@ class Table:
                 continue
             filled = [s if s is not None else bot for s in seats]
             legal = (self._legal & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-            self.act(int(decide(self.state, filled, legal)[0]))
+            self.act(int(decide(self.state, filled, legal, GAME)[0]))
