@@ -149,7 +149,7 @@ def pimc_policy(row: int, lg: int, hand: int, subkey: int, params: int,
     return pimc_decide(s, lg, hand, policy_key(s, subkey), param_vector(params, n_params))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pimc_batch(rows: np.ndarray, legal_: np.ndarray, hand: np.ndarray, keys: np.ndarray,
                prm: np.ndarray, out: np.ndarray) -> None:
     """``pimc_decide`` for every game of an observation (the stepwise path)."""

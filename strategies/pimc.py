@@ -34,7 +34,7 @@ class PimcStrategy(Strategy):
     description = ("Monte-Carlo search: samples the hidden hands, plays each legal action "
                    "to the end of the contract in every world, keeps the best on average")
     params = {
-        "worlds": Param(24, "sampled deals of the hidden cards per decision"),
+        "worlds": Param(24, "sampled deals of the hidden cards per decision", limit=(1, 256)),
         "rollout": Param("heuristic", "policy for every seat after the action: heuristic "
                                       "or random"),
         "search": Param("pick+declare+play+place",

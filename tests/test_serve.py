@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
 
 from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -122,6 +121,16 @@ def play_out(ws: Any, m: Msg, rng: random.Random, limit: int = 2000) -> Msg:
         m, before = until(ws)
         assert not [b for b in before if b["type"] == "error"], before
     raise AssertionError("the game did not end")
+
+
+def act(tabs: dict[int, Any], m: dict[int, Msg], turn: int, action: int) -> None:
+    """The seat ``turn`` takes ``action``; read the new states into ``m``. A quiet K♥
+    holder's decision changes no other seat's view, so only the holder hears back."""
+    quiet = m[turn]["game"]["decision"] == "declare" and action == 0
+    tabs[turn].send_json({"type": "act", "action": action})
+    for s in tabs:
+        if s == turn or not quiet:
+            m[s] = until(tabs[s])[0]
 
 
 def wait_away(table: GameTable, seat: int) -> None:
@@ -288,13 +297,18 @@ def test_two_people_play_with_choices_in_advance(tmp_path: Path,
                     and og["hand"] and rng.random() < 0.7:
                 chosen = rng.choice(og["hand"])
                 tabs[other].send_json({"type": "preselect", "card": chosen})
-                latest[other] = until(tabs[other])[0]
+                if chosen != og["preselect"]:  # (choosing it again changes nothing)
+                    latest[other] = until(tabs[other])[0]
                 assert latest[other]["game"]["preselect"] == chosen
-            tabs[turn].send_json({"type": "act", "action": choose(latest[turn], rng)})
-            got = {s: until(tabs[s]) for s in (0, 1)}
-            errs = [x for s in (0, 1) for x in got[s][1] if x["type"] == "error"]
+            action = choose(latest[turn], rng)
+            tabs[turn].send_json({"type": "act", "action": action})
+            # a quiet K♥ holder's decision changes no one else's view: they get nothing
+            quiet = latest[turn]["game"]["decision"] == "declare" and action == 0
+            told_seats = (turn,) if quiet else (0, 1)
+            got = {s: until(tabs[s]) for s in told_seats}
+            errs = [x for s in told_seats for x in got[s][1] if x["type"] == "error"]
             assert not errs, (errs, turn, latest[turn]["game"]["decision"])
-            latest = {s: got[s][0] for s in (0, 1)}
+            latest.update({s: got[s][0] for s in told_seats})
             ma = latest[0]
             if chosen is not None:
                 played = [e for e in latest[other]["events"]
@@ -458,7 +472,7 @@ def test_a_stand_in_plays_for_an_away_person_after_bot_after(tmp_path: Path) -> 
         m = seat_bots(ws, [1, 2, 3])
         assert my_turn(m)
     table = hub.get(tid)
-    for _ in range(300):  # the record is saved just after the game ends, in the same step
+    for _ in range(300):  # the record is written just after the last card
         if table.game.over and table.record_path is not None:
             break
         time.sleep(0.05)
@@ -526,8 +540,7 @@ def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
             if not looked and g["contract"] not in (-1, 6) and g["trick_no"] >= 1:
                 tabs[turn].send_json({"type": "last"})
                 until(tabs[turn], "last")
-                m[turn] = until(tabs[turn])[0]
-                m[1 - turn] = until(tabs[1 - turn])[0]  # everyone sees the looks left
+                m[turn] = until(tabs[turn])[0]  # (only the looker's view changed)
                 looked = True
             if looked and g["contract"] not in (-1, 6) and g["decision"] == "play" \
                     and m[0]["game"]["contract_no"] >= 2:
@@ -537,9 +550,7 @@ def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
                 m[other] = until(tabs[other])[0]
                 chosen = m[other]["game"]["preselect"] == card
                 break
-            tabs[turn].send_json({"type": "act", "action": choose(m[turn], rng)})
-            m[turn] = until(tabs[turn])[0]
-            m[1 - turn] = until(tabs[1 - turn])[0]
+            act(tabs, m, turn, choose(m[turn], rng))
         assert looked and chosen
     table = hub.get(tid)
     before = {s: table.state(s, events=False)["game"] for s in (0, 1)}
@@ -565,9 +576,7 @@ def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
             if m[0]["game"]["over"]:
                 break
             turn = m[0]["game"]["turn"]
-            tabs[turn].send_json({"type": "act", "action": choose(m[turn], rng)})
-            m[turn] = until(tabs[turn])[0]
-            m[1 - turn] = until(tabs[1 - turn])[0]
+            act(tabs, m, turn, choose(m[turn], rng))
         assert m[0]["game"]["over"] and m[0]["game"]["saved"]
     assert not path.exists()
     (record,) = (tmp_path / "records").glob("table-*.jsonl")
@@ -630,6 +639,7 @@ def test_a_friend_sits_in_for_an_away_player_until_they_return(tmp_path: Path) -
     tid, token = create(client)
     table = hub.get(tid)
     table.clock = lambda: clock[0]
+    table.sit_in_after = 0  # (the grace period is tested in test_serve_hostile)
     rng = random.Random(4)
     with client.websocket_connect(f"/ws/{tid}") as a:
         with client.websocket_connect(f"/ws/{tid}") as b:
@@ -663,10 +673,8 @@ def test_a_friend_sits_in_for_an_away_player_until_they_return(tmp_path: Path) -
             carol_moves = 0
             while carol_moves < 3 and not m[0]["game"]["over"]:
                 turn = m[0]["game"]["turn"]
-                tabs[turn].send_json({"type": "act", "action": choose(m[turn], rng)})
+                act(tabs, m, turn, choose(m[turn], rng))
                 carol_moves += turn == 1
-                m[turn] = until(tabs[turn])[0]
-                m[1 - turn] = until(tabs[1 - turn])[0]
             assert carol_moves == 3
             actions = len(table.game.actions)
             with client.websocket_connect(f"/ws/{tid}") as b:  # Bob is back

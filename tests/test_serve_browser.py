@@ -441,6 +441,7 @@ def test_a_friend_sits_in_for_an_away_player_in_the_browser(
     create_table(host, served.url, "Ann")
     link = host.input_value("#share-link")
     table = served.table()
+    table.sit_in_after = 0  # (the grace period is tested in test_serve_hostile)
     bob = bob_ctx.new_page()
     join(bob, link, "Bob", 1, touch=True)
     host.wait_for_function("() => state.seats[1].kind === 'human'")

@@ -511,8 +511,9 @@ def _parse_value(text: str) -> object:
     return text
 
 
-def build(cls: type[Strategy], values: dict[str, Any], who: str) -> Strategy:
-    """An instance of ``cls`` with checked parameters; ``who`` names it in errors."""
+def convert_params(cls: type[Strategy], values: dict[str, Any], who: str) -> dict[str, Any]:
+    """``values`` converted to the types ``cls`` declares; StrategyLoadError for an
+    unknown name or a value of the wrong type (``who`` names the strategy)."""
     known = describe_params(cls)
     checked: dict[str, Any] = {}
     for key, value in values.items():
@@ -526,6 +527,12 @@ def build(cls: type[Strategy], values: dict[str, Any], who: str) -> Strategy:
             raise StrategyLoadError(
                 f"strategy {who!r}: parameter {key!r} must be {p.type.__name__}, got "
                 f"{value!r} (parameters: {known})") from None
+    return checked
+
+
+def build(cls: type[Strategy], values: dict[str, Any], who: str) -> Strategy:
+    """An instance of ``cls`` with checked parameters; ``who`` names it in errors."""
+    checked = convert_params(cls, values, who)
     try:
         strategy = cls(**checked)
     except Exception as exc:

@@ -55,6 +55,10 @@ class Param:
 
     default: Any
     doc: str
+    limit: tuple[float, float] | None = None
+    """For a number: the least and greatest value a server accepts from a stranger (a web
+    table's host seating a bot), so that no one can make a bot think for hours; None for
+    a parameter that does not change how long the strategy thinks."""
 
     @property
     def type(self) -> type:

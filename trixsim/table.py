@@ -8,7 +8,8 @@ action, and lets bots take their turns until a person must decide.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -96,15 +97,23 @@ class Table:
 
         Forced trix passes are applied for every seat, person or bot.
         """
-        seats = [bots.get(s) for s in range(4)]
+        while (seat := self.pass_forced(bots)) is not None:
+            self.act(self.thinker(bots[seat])())
+
+    def pass_forced(self, bots: Mapping[int, Strategy]) -> Seat | None:
+        """Apply forced trix passes; then the seat of ``bots`` that must decide now, or
+        None when the game is over or a seat without a bot must decide."""
         while not self.over:
-            forced = self.legal_actions() == [PASS]
-            bot = seats[self.turn]
-            if bot is None and not forced:
-                return
-            if forced:
+            if self.legal_actions() == [PASS]:
                 self.act(PASS)
                 continue
-            filled = [s if s is not None else bot for s in seats]
-            legal = (self._legal & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-            self.act(int(decide(self.state, filled, legal, GAME)[0]))
+            return self.turn if self.turn in bots else None
+        return None
+
+    def thinker(self, bot: Strategy) -> Callable[[], Action]:
+        """A function that returns ``bot``'s action for the seat to act now, computed on
+        a copy of the game (so it may run in another thread, and be abandoned, while the
+        table goes on)."""
+        state = copy.deepcopy(self.state)
+        legal = (self._legal & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        return lambda: int(decide(state, [bot] * 4, legal, GAME)[0])

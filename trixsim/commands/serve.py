@@ -54,14 +54,29 @@ def _bind(host: str, port: int) -> socket.socket:
               help="Keep tables in memory only: a restart ends their games.  [default: "
                    "unfinished tables are kept in RECORDS/unfinished/ and come back when "
                    "the server starts again]")
+@click.option("--allow", "allow", multiple=True, metavar="SPEC",
+              help="Also let a table's host seat this bot (any strategy spec, files "
+                   "included, loaded now; seated by its exact text). Repeatable.  "
+                   "[default: the bundled strategies by name, parameters within their "
+                   "limits]")
+@click.option("--sit-in-after", "sit_in_after", type=click.FloatRange(min=0), default=60.0,
+              show_default=True, metavar="SECONDS",
+              help="A friend may sit in for a person who has been away this long.")
+@click.option("--think-limit", "think_limit", type=click.FloatRange(min=0.05), default=5.0,
+              show_default=True, metavar="SECONDS",
+              help="A bot thinking longer about one move plays the heuristic's move.")
+@click.option("--allow-origin", "origins", multiple=True, metavar="URL",
+              help="Also accept table connections from pages of this origin (e.g. "
+                   "https://cards.example.org behind a reverse proxy). Repeatable.")
 def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
-              records: Path, forget: bool) -> None:
+              records: Path, forget: bool, allow: tuple[str, ...], sit_in_after: float,
+              think_limit: float, origins: tuple[str, ...]) -> None:
     """Serve web tables where people and bots play Trix in the browser.
 
     Open the printed address, create a table and share its link: others join a free
-    seat by it, and the table's creator may seat bots (any strategy spec). The game
-    starts when four are seated. Exit codes: 0 stopped, 2 bad options or the address
-    cannot be used, 130 interrupted.
+    seat by it, and the table's creator may seat bots (the bundled strategies, or
+    those --allow names). The game starts when four are seated. Exit codes: 0
+    stopped, 2 bad options or the address cannot be used, 130 interrupted.
     """
     if records.exists() and not records.is_dir():
         raise click.BadParameter(f"{records} is not a directory", param_hint="--records")
@@ -74,14 +89,20 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
         import uvicorn
 
         from trixsim.loading import StrategyLoadError
-        from trixsim.serve.app import create_app
+        from trixsim.serve.app import MAX_FRAME, Limits, create_app, host_names
+        from trixsim.serve.bots import BotList
         from trixsim.serve.tables import Hub
     except ImportError as exc:
         raise click.ClickException(f"the web table needs {exc.name}: pip install "
                                    "starlette uvicorn websockets") from None
     keep = None if forget else records / "unfinished"
     try:
-        hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in, keep=keep)
+        bots = BotList(allow)
+    except StrategyLoadError as exc:
+        raise click.BadParameter(str(exc).splitlines()[0], param_hint="--allow") from None
+    try:
+        hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in, keep=keep,
+                  bots=bots, sit_in_after=sit_in_after)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--stand-in") from None
     except OSError as exc:
@@ -96,8 +117,11 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
     kept = "" if keep is None else f", unfinished ones are kept in {keep}/"
     click.echo(f"Serving Trix tables on http://{shown}:{sock.getsockname()[1]}/ "
                f"(finished games go to {records}/{kept}); Ctrl-C stops.")
-    config = uvicorn.Config(create_app(hub), log_level="warning", ws="websockets-sansio",
-                            lifespan="off")
+    limits = Limits(think=think_limit, origins=frozenset(o.rstrip("/") for o in origins))
+    app = create_app(hub, limits, host_names(host, origins))
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
+                            lifespan="off", ws_max_size=MAX_FRAME,
+                            ws_per_message_deflate=False, h11_max_incomplete_event_size=16384)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:

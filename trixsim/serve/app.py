@@ -24,27 +24,78 @@ slow browser never holds up a table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import anyio
 from starlette.applications import Starlette
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from trixsim.loading import load_strategy
 from trixsim.serve.tables import GameTable, Hub, Refused
+from trixsim.strategy import Strategy
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 """Longest client message accepted (characters); every legal one is far shorter."""
+MAX_QUEUE = 256
+"""Messages waiting for one tab; a tab that falls this far behind is closed."""
+MAX_BODY = 4096
+"""Largest HTTP request body accepted (bytes)."""
+MAX_FRAME = 16 * 1024
+"""Largest WebSocket frame the server reads (uvicorn's ws_max_size)."""
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+       "object-src 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+           "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+           "Cross-Origin-Opener-Policy": "same-origin"}
+"""Messages waiting for one tab; a tab that falls this far behind is closed."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a table allows its bots and clients."""
+
+    think: float = 5.0
+    """Seconds a bot may think about one move."""
+    fallback: Strategy = field(default_factory=lambda: load_strategy("heuristic", "trix"))
+    """Plays for a bot that thinks too long (a fast bundled strategy)."""
+    tables_per_minute: int = 10
+    """New tables one client address may create per minute."""
+    origins: frozenset[str] = frozenset()
+    """Origins (``https://cards.example``) besides the server's own that may connect."""
+
+
+class Rate:
+    """At most ``per_minute`` events per key in any minute (a sliding window)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self.seen: dict[str, list[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        if len(self.seen) > 10_000:  # forget idle keys
+            self.seen = {k: v for k, v in self.seen.items() if v and now - v[-1] < 60}
+        times = [t for t in self.seen.get(key, []) if now - t < 60]
+        if len(times) >= self.per_minute:
+            self.seen[key] = times
+            return False
+        self.seen[key] = [*times, now]
+        return True
 
 
 @dataclass(eq=False)
@@ -55,21 +106,54 @@ class Tab:
     seat: int | None = None
     sub: bool = False
     """Whether the tab is a friend sitting in for the seat's away person."""
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(MAX_QUEUE))
+    shown: str | None = None
+    """The last state sent, without its events: an unchanged view is not sent again."""
+    behind: bool = False
+    """The tab stopped reading: its queue overflowed, so it is closed (it reconnects)."""
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Queue ``msg`` for this tab (never blocks)."""
-        self.queue.put_nowait(msg)
+        """Queue ``msg`` for this tab (never blocks). A state that shows this tab nothing
+        new is not sent at all: another seat's quiet decision must leave no trace here."""
+        if self.behind:
+            return
+        if msg.get("type") == "state":
+            view = json.dumps({k: v for k, v in msg.items() if k != "events"},
+                              sort_keys=True, ensure_ascii=False)
+            if view == self.shown and not msg.get("events"):
+                return
+            self.shown = view
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.behind = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def close(self) -> None:
+        """Stop the writer (after what is queued)."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.behind = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
 
 
 class Room:
     """The live side of one table: its tabs, its lock and its stand-in timer."""
 
-    def __init__(self, table: GameTable, saved: Callable[[GameTable], None]) -> None:
-        self.table, self.saved = table, saved
+    def __init__(self, table: GameTable, saved: Callable[[GameTable], None],
+                 limits: Limits) -> None:
+        self.table, self.saved, self.limits = table, saved, limits
         self.tabs: set[Tab] = set()
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
+        self.thought: asyncio.Future[int] | None = None
+        """A bot's thinking that ran past its limit (abandoned, maybe still running)."""
 
     def broadcast(self) -> None:
         """Send every tab the table's state as its seat sees it (one build per seat)."""
@@ -79,15 +163,44 @@ class Room:
                 built[tab.seat] = self.table.state(tab.seat)
             tab.send(built[tab.seat])
 
+    def tell(self, text: str, seat: int | None = None) -> None:
+        """A notice to every tab (or to the tabs of ``seat``)."""
+        for tab in self.tabs:
+            if seat is None or tab.seat == seat:
+                tab.send({"type": "notice", "message": text})
+
     async def advance(self) -> None:
-        """Let bots and chosen cards play (in a worker thread), then tell everyone."""
-        notices = await anyio.to_thread.run_sync(self.table.advance)
+        """Let bots and chosen cards play (bots think in a worker thread, each move
+        within the time limit), then tell everyone."""
+        t = self.table
+        notices: dict[int, str] = {}
+        while (step := t.next_bot(notices)) is not None:
+            assert t.game is not None
+            t.game.act(await self._think(*step))
+        t.settle()
         for seat, text in notices.items():  # before the state that shows the change
-            for tab in self.tabs:
-                if tab.seat == seat:
-                    tab.send({"type": "notice", "message": text})
+            self.tell(text, seat)
         self.broadcast()
         self.arm()
+
+    async def _think(self, seat: int, bot: Strategy) -> int:
+        """``bot``'s move for ``seat``, thought in a worker thread for at most the time
+        limit; past it (or while an earlier thought past its limit still runs) the
+        fallback's move, with a notice to the table."""
+        g = self.table.game
+        assert g is not None
+        limit = self.limits.think
+        if self.thought is None or self.thought.done():
+            think = g.thinker(bot)
+            future = asyncio.get_running_loop().run_in_executor(None, think)
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), limit)
+            except TimeoutError:
+                self.thought = future
+        name = self.table.seats[seat].name
+        self.tell(f"{name} (seat {seat}) took longer than {limit:g} s to think: "
+                  f"it played {self.limits.fallback.name}'s move.")
+        return g.thinker(self.limits.fallback)()
 
     def arm(self) -> None:
         """Wake up when an away person's stand-in is due to play for them."""
@@ -109,8 +222,10 @@ class Room:
 class Server:
     """The hub of tables and their rooms, with the HTTP and WebSocket handlers."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, limits: Limits | None = None) -> None:
         self.hub = hub
+        self.limits = Limits() if limits is None else limits
+        self.rate = Rate(self.limits.tables_per_minute)
         self.rooms: dict[str, Room] = {}
 
     def room(self, table_id: str) -> Room | None:
@@ -120,17 +235,27 @@ class Server:
             return None
         room = self.rooms.get(table_id)
         if room is None or room.table is not table:
-            room = self.rooms[table_id] = Room(table, self.hub.save)
+            room = self.rooms[table_id] = Room(table, self.hub.save, self.limits)
         return room
 
     async def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     async def create(self, request: Request) -> Response:
+        who = request.client.host if request.client else "?"
+        if not self.rate.allow(who):
+            return JSONResponse({"error": "too many new tables from your address; try again "
+                                          "in a minute"}, status_code=429)
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                return JSONResponse({"error": "request too large"}, status_code=413)
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = {}
+            body = json.loads(raw) if raw else {}
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return JSONResponse({"error": "send a JSON object, e.g. {\"name\": \"Ann\"}"},
+                                status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
         try:
             table, token = self.hub.create(name)
@@ -140,14 +265,13 @@ class Server:
                              "link": f"/t/{table.id}"})
 
     async def strategies(self, request: Request) -> Response:
-        from trixsim.loading import names
-        try:
-            listed = names()
-        except Exception:  # an installed strategy that fails to list must not break this
-            listed = ["heuristic", "pimc", "random"]
-        return JSONResponse({"strategies": listed})
+        return JSONResponse({"strategies": self.hub.bots.names()})
 
     async def socket(self, ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and not self._same_origin(origin, ws.headers.get("host")):
+            await ws.close(code=4403)  # a page of another site (or a rebound name)
+            return
         await ws.accept()
         room = self.room(ws.path_params["table"])
         if room is None:
@@ -162,7 +286,7 @@ class Server:
         except WebSocketDisconnect:
             pass
         finally:
-            tab.queue.put_nowait(None)
+            tab.close()
             async with room.lock:
                 room.tabs.discard(tab)
                 if tab.seat is not None:
@@ -171,13 +295,26 @@ class Server:
                     room.arm()
             await writer
 
+    def _same_origin(self, origin: str, host: str | None) -> bool:
+        """Whether a browser page at ``origin`` may use this server's WebSocket: a page of
+        this server (its Host) or one of the allowed origins."""
+        if origin in self.limits.origins:
+            return True
+        scheme, sep, rest = origin.partition("://")
+        return bool(sep) and scheme in ("http", "https") and host is not None \
+            and rest == host
+
     async def _write(self, tab: Tab) -> None:
-        """Send the tab's queued messages in order until the tab closes."""
+        """Send the tab's queued messages in order until the tab closes; close a tab that
+        fell behind (its page reconnects and gets the whole state)."""
         while (msg := await tab.queue.get()) is not None:
             try:
                 await tab.ws.send_text(json.dumps(msg, ensure_ascii=False))
             except Exception:  # the socket closed; the reader side cleans up
                 return
+        if tab.behind:
+            with contextlib.suppress(Exception):
+                await tab.ws.close(code=1008)
 
     async def _serve(self, room: Room, tab: Tab) -> None:
         """Read the tab's messages until it closes; answer each (errors to it alone)."""
@@ -242,6 +379,9 @@ class Server:
             tab.seat, tab.sub = seat, sub
             t.connected(seat, sub)
             tab.send({"type": "seated", "seat": seat, "token": token})
+            if sub:
+                info = t.seats[seat]
+                room.tell(f"{info.sub_name} sits in for {info.name} (seat {seat}).")
             await room.advance()
         elif kind == "bot":
             t.put_bot(tab.seat, msg.get("seat"), msg.get("spec"))
@@ -253,6 +393,9 @@ class Server:
             t.act(tab.seat, msg.get("action"))
             await room.advance()
         elif kind == "preselect":
+            if tab.seat is not None and msg.get("card") == t.seats[tab.seat].preselect \
+                    and not isinstance(msg.get("card"), bool):
+                return  # the same choice again: nothing to check, build or send
             t.preselect(tab.seat, msg.get("card"))
             tab.send(t.state(tab.seat))
             for other in room.tabs:  # the seat's other tabs see the choice too
@@ -282,9 +425,26 @@ def _parse(text: Any) -> dict[str, Any]:
     return msg
 
 
-def create_app(hub: Hub) -> Starlette:
-    """The Starlette application serving ``hub``'s tables."""
-    server = Server(hub)
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def host_names(host: str, origins: tuple[str, ...] = ()) -> frozenset[str] | None:
+    """The Host names a server listening on ``host`` answers to: the loopback names for a
+    loopback address, the name itself for a named one, None (any) on every interface;
+    plus the host names of the allowed origins."""
+    extra = {o.partition("://")[2].split("/")[0].rsplit(":", 1)[0].lower() for o in origins}
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    if host.lower() in LOOPBACK or host.startswith("127."):
+        return LOOPBACK | {host} | extra
+    return frozenset({host.lower(), *extra})
+
+
+def create_app(hub: Hub, limits: Limits | None = None,
+               hosts: frozenset[str] | None = None) -> Starlette:
+    """The Starlette application serving ``hub``'s tables; ``hosts``: the host names it
+    answers to (None: any, e.g. behind a reverse proxy that checks them)."""
+    server = Server(hub, limits)
     app = Starlette(routes=[
         Route("/", server.page),
         Route("/t/{table}", server.page),
@@ -293,8 +453,41 @@ def create_app(hub: Hub) -> Starlette:
         WebSocketRoute("/ws/{table}", server.socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
+    app.add_middleware(Guard, hosts=hosts)
     app.state.server = server
     return app
 
 
-__all__ = ["MAX_MESSAGE", "STATIC", "Server", "create_app"]
+class Guard:
+    """Security headers on every HTTP answer; a 400 for a Host this server is not (a
+    DNS-rebinding page reaching a server on 127.0.0.1 names a foreign host)."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str] | None) -> None:
+        self.app, self.hosts = app, hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        if self.hosts is not None:
+            host = Headers(scope=scope).get("host", "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.strip("[]").lower() not in self.hosts:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 4400})
+                    return
+                response = PlainTextResponse("unknown host", status_code=400,
+                                             headers=HEADERS)
+                return await response(scope, receive, send)
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for k, v in HEADERS.items():
+                    headers[k] = v
+            await send(message)
+
+        await self.app(scope, receive, secured)
+
+
+__all__ = ["HEADERS", "MAX_BODY", "MAX_FRAME", "MAX_MESSAGE", "MAX_QUEUE", "STATIC", "Limits",
+           "Server", "create_app", "host_names"]

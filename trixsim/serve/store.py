@@ -17,14 +17,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from trixsim.cards import cards_of
 from trixsim.folders import write_atomic
-from trixsim.loading import StrategyLoadError, load_strategy
-from trixsim.serve.tables import BOT, OPEN, PERSON, GameTable, SeatInfo
+from trixsim.serve.bots import BotList, BotRefused
+from trixsim.serve.tables import BOT, OPEN, PERSON, GameTable, SeatInfo, clean_name
 from trixsim.strategy import Strategy
 from trixsim.table import Table
+from trixsim.terminal.session import LOOKS
 
 FORMAT = "trixsim-table/1"
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+MAX_FILE = 256 * 1024
+"""Largest table file read back (a whole game's actions take a few KiB)."""
 
 
 def snapshot(t: GameTable) -> dict[str, Any]:
@@ -37,19 +42,22 @@ def snapshot(t: GameTable) -> dict[str, Any]:
 
 
 def restore(d: Any, bot_after: float | None, stand_in: Strategy, records: Path | None,
-            clock: Callable[[], float]) -> GameTable:
+            clock: Callable[[], float], bots: BotList | None = None) -> GameTable:
     """The table a snapshot describes, its people away until they reconnect; ValueError
     with a one-line reason when the snapshot is not one or the rules refuse its game."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} file")
     tid, seed, seats = d.get("id"), d.get("seed"), d.get("seats")
-    if not isinstance(tid, str) or not ID_RE.match(tid) or not _int(seed) or seed < 0 \
+    if not isinstance(tid, str) or not ID_RE.match(tid) or not _int(seed) \
+            or not 0 <= seed < 2**64 \
             or not isinstance(seats, list) or len(seats) != 4:
         raise ValueError("damaged (id, seed or seats)")
     t = GameTable(tid, bot_after, stand_in, records, clock=clock)
+    if bots is not None:
+        t.bots = bots
     t.seed = seed
     for s, x in enumerate(seats):
-        t.seats[s] = _seat(x, s, clock())
+        t.seats[s] = _seat(x, s, clock(), t.bots)
     actions = d.get("actions")
     if actions is not None:
         if any(i.kind == OPEN for i in t.seats):
@@ -57,9 +65,16 @@ def restore(d: Any, bot_after: float | None, stand_in: Strategy, records: Path |
         if not isinstance(actions, list) or not all(_int(a) for a in actions):
             raise ValueError("damaged actions")
         t.game = Table.replay(seed, actions)
-    for x in d.get("looks") or []:
+    for s, info in enumerate(t.seats):  # a chosen card must be in the seat's hand now
+        if info.preselect is not None and (t.game is None or t.game.over or info.preselect
+                                           not in cards_of(int(t.game.view(s).hand[0]))):
+            raise ValueError(f"damaged seat {s}: a chosen card not in its hand")
+    looks = d.get("looks") or []
+    if not isinstance(looks, list) or len(looks) > 4 * 64:
+        raise ValueError("damaged last-trick looks")
+    for x in looks:
         if not (isinstance(x, list) and len(x) == 3 and all(_int(v) for v in x)
-                and 0 <= x[0] <= 3 and 0 <= x[1] and 0 <= x[2]):
+                and 0 <= x[0] <= 3 and 0 <= x[1] < 64 and 0 <= x[2] <= LOOKS):
             raise ValueError("damaged last-trick looks")
         t.looks[(x[0], x[1])] = x[2]
     return t
@@ -69,13 +84,17 @@ def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _seat(x: Any, s: int, now: float) -> SeatInfo:
+def _seat(x: Any, s: int, now: float, bots: BotList) -> SeatInfo:
     if not isinstance(x, dict) or x.get("kind") not in (OPEN, PERSON, BOT):
         raise ValueError(f"damaged seat {s}")
     kind, name, token, spec = x["kind"], x.get("name"), x.get("token"), x.get("spec")
     pre = x.get("preselect")
     if not isinstance(name, str) or (pre is not None and not (_int(pre) and 0 <= pre < 32)):
         raise ValueError(f"damaged seat {s}")
+    if kind != OPEN and clean_name(name, s) != name:
+        raise ValueError(f"damaged seat {s}: a name the table would not give")
+    if token is not None and not (isinstance(token, str) and TOKEN_RE.match(token)):
+        raise ValueError(f"damaged seat {s}: a malformed seat token")
     if kind == OPEN:
         return SeatInfo()
     if kind == PERSON:
@@ -85,9 +104,10 @@ def _seat(x: Any, s: int, now: float) -> SeatInfo:
     if not isinstance(spec, str):
         raise ValueError(f"seat {s}: a bot without a strategy")
     try:
-        bot = load_strategy(spec, "trix")
-    except StrategyLoadError as exc:
-        raise ValueError(f"seat {s}: {str(exc).splitlines()[0]}") from None
+        bot = bots.load(spec)
+    except BotRefused:
+        raise ValueError(f"seat {s}: a bot this server does not seat ({spec[:60]!r})"
+                         ) from None
     return SeatInfo(kind=BOT, name=name, spec=spec, bot=bot)
 
 
@@ -97,6 +117,8 @@ class TableStore:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.written: dict[str, str] = {}
+        """What was last written for each table (a save that changes nothing is skipped)."""
 
     def path(self, table_id: str) -> Path:
         """The file of table ``table_id``."""
@@ -107,24 +129,32 @@ class TableStore:
         if t.phase == "over" and (t.record_path is not None or t.records is None):
             self.drop(t.id)  # (kept while its record could not be written: the only copy)
             return
-        write_atomic(self.path(t.id), json.dumps(snapshot(t)) + "\n", private=True)
+        text = json.dumps(snapshot(t)) + "\n"
+        if self.written.get(t.id) == text:
+            return  # nothing changed (a no-op message): no write, no fsync
+        write_atomic(self.path(t.id), text, private=True)
+        self.written[t.id] = text
 
     def drop(self, table_id: str) -> None:
         """Remove the file of table ``table_id`` (one this server wrote), if any."""
+        self.written.pop(table_id, None)
         self.path(table_id).unlink(missing_ok=True)
 
     def load(self, bot_after: float | None, stand_in: Strategy, records: Path | None,
-             clock: Callable[[], float]) -> tuple[list[GameTable], list[str]]:
+             clock: Callable[[], float], bots: BotList | None = None
+             ) -> tuple[list[GameTable], list[str]]:
         """Every table in the folder, and a line for each file that could not be read
         (such files are left as they are)."""
         tables, problems = [], []
         for f in sorted(self.folder.glob("*.json")):
             try:
+                if f.stat().st_size > MAX_FILE:
+                    raise ValueError(f"larger than {MAX_FILE // 1024} KiB")
                 d = json.loads(f.read_text(encoding="utf-8"))
-                t = restore(d, bot_after, stand_in, records, clock)
+                t = restore(d, bot_after, stand_in, records, clock, bots)
                 if f.stem != t.id:
                     raise ValueError(f"holds table {t.id}")
-            except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            except Exception as exc:  # any damage: one line, the file left, the server up
                 why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 problems.append(f"{f}: {why}")
                 continue

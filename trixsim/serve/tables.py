@@ -29,7 +29,8 @@ from typing import Any
 from trixsim.cards import cards_of
 from trixsim.folders import write_atomic
 from trixsim.games.trix.events import Trick
-from trixsim.loading import StrategyLoadError, load_strategy
+from trixsim.loading import load_strategy
+from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.wire import event_dict, game_view
 from trixsim.strategy import Strategy
 from trixsim.table import Table
@@ -42,6 +43,10 @@ HUMAN = "human"
 """The record's name for a person's seat (as ``trixsim play`` writes it)."""
 OPEN, PERSON, BOT = "open", "human", "bot"
 NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
+
+
+SIT_IN_AFTER = 60.0
+"""Default seconds away before a friend may sit in (a dropped connection is not a leave)."""
 
 
 class Refused(Exception):
@@ -91,6 +96,10 @@ class GameTable:
     record_path: Path | None = None
     record_error: str | None = None
     keep_error: str | None = None
+    bots: BotList = field(default_factory=BotList)
+    sit_in_after: float = SIT_IN_AFTER
+    """Seconds a person must have been away before a friend may sit in for them."""
+    """The bots this table may seat (the server's list)."""
 
     # -- seats -----------------------------------------------------------------------
 
@@ -156,6 +165,10 @@ class GameTable:
             raise Refused(f"{info.name} is at the table: seat {s} is theirs")
         if info.sub_token is not None:
             raise Refused(f"{info.sub_name} already sits in for {info.name}")
+        away = self.clock() - (info.away_since if info.away_since is not None else self.clock())
+        if away < self.sit_in_after:
+            raise Refused(f"{info.name} has been away for less than {self.sit_in_after:g} s: "
+                          f"wait a little before sitting in for them")
         info.sub_token, info.sub_name = secrets.token_urlsafe(24), clean_name(name, s)
         info.sub_online = 0
         return s, info.sub_token
@@ -166,12 +179,12 @@ class GameTable:
         s = _seat_number(seat)
         if self.seats[s].kind != OPEN:
             raise Refused(f"seat {s} is not open")
-        if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
+        if not isinstance(spec, str) or not spec.strip():
             raise Refused("give a strategy spec, e.g. heuristic or pimc:worlds=8")
         try:
-            bot = load_strategy(spec.strip(), "trix")
-        except StrategyLoadError as exc:
-            raise Refused(str(exc).splitlines()[0]) from None
+            bot = self.bots.load(spec)
+        except BotRefused as exc:
+            raise Refused(str(exc)) from None
         self.seats[s] = SeatInfo(kind=BOT, name=spec.strip(), spec=spec.strip(), bot=bot)
         self._maybe_start()
 
@@ -300,20 +313,33 @@ class GameTable:
         return self.game
 
     def advance(self) -> dict[int, str]:
-        """Let bots, stand-ins and chosen cards play until a person must decide.
+        """Let bots, stand-ins and chosen cards play until a person must decide, the bots
+        thinking here (the server lets them think in a worker thread instead: ``next_bot``).
 
         Returns notices for seats whose chosen card could not be played. Writes the record
         once the game is over.
         """
         notices: dict[int, str] = {}
+        while (step := self.next_bot(notices)) is not None:
+            assert self.game is not None
+            self.game.act(self.game.thinker(step[1])())
+        self.settle()
+        return notices
+
+    def next_bot(self, notices: dict[int, str]) -> tuple[int, Strategy] | None:
+        """Play forced passes and chosen cards; then the (seat, bot or stand-in) that must
+        decide now, or None when a person must (or the game is over). A chosen card that
+        is no longer allowed is dropped with a notice in ``notices``."""
         g = self.game
         if g is None:
-            return notices
+            return None
         while not g.over:
             bots = {s: (i.bot if i.kind == BOT else self.stand_in)
                     for s, i in enumerate(self.seats)
                     if i.kind == BOT or self.standing_in(s)}
-            g.play_bots(bots)  # type: ignore[arg-type]
+            seat = g.pass_forced(bots)  # type: ignore[arg-type]
+            if seat is not None:
+                return seat, bots[seat]  # type: ignore[return-value]
             if g.over:
                 break
             info = self.seats[g.turn]
@@ -328,10 +354,16 @@ class GameTable:
             notices[g.turn] = (f"Your chosen card could not be played "
                                f"({Names(g.turn).personal(why)}): choose again.")
             break
+        return None
+
+    def settle(self) -> None:
+        """After the bots: forget stale chosen cards; write the record of a finished game."""
+        g = self.game
+        if g is None:
+            return
         self._drop_stale_choices()
         if g.over and self.record_path is None and self.record_error is None:
             self._save()
-        return notices
 
     def _drop_stale_choices(self) -> None:
         """Forget chosen cards from an earlier contract (the hand is new)."""
@@ -411,11 +443,14 @@ class Hub:
 
     def __init__(self, bot_after: float | None = None, records: Path | None = None,
                  stand_in: str = "heuristic", seeds: Iterator[int] | None = None,
-                 keep: Path | None = None, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+                 keep: Path | None = None, clock: Callable[[], float] = time.monotonic,
+                 bots: BotList | None = None, sit_in_after: float = SIT_IN_AFTER) -> None:
         from trixsim.serve.store import TableStore
 
         self.bot_after, self.records, self.clock = bot_after, records, clock
+        self.bots = BotList() if bots is None else bots
+        self.sit_in_after = sit_in_after
+        """The bots a table may seat (the operator's list)."""
         self.stand_in = load_strategy(stand_in, "trix")
         self.tables: dict[str, GameTable] = {}
         self.seeds = seeds
@@ -425,8 +460,11 @@ class Hub:
         self.problems: list[str] = []
         """A line per kept table that could not be restored (its file is left alone)."""
         if self.store is not None:
-            restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock)
+            restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock,
+                                                      self.bots)
             self.tables = {t.id: t for t in restored}
+            for t in restored:
+                t.sit_in_after = sit_in_after
             for t in restored:  # a finished game whose record could not be written before
                 if t.phase == "over":
                     t.advance()
@@ -451,7 +489,8 @@ class Hub:
         if len(self.tables) >= self.MAX_TABLES:
             self._evict()
         table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
-                          self.records, clock=self.clock)
+                          self.records, clock=self.clock, bots=self.bots,
+                          sit_in_after=self.sit_in_after)
         if self.seeds is not None:
             table.seed = next(self.seeds)
         _, token = table.sit(0, name)
@@ -460,9 +499,11 @@ class Hub:
         return table, token
 
     def _evict(self) -> None:
-        """Drop finished tables, then the oldest ones nobody is connected to."""
+        """Drop finished tables, then waiting ones nobody is connected to; a game in
+        progress is never dropped (new tables are refused instead)."""
         for tid, t in list(self.tables.items()):
-            if t.phase == "over" or not any(i.online for i in t.seats):
+            if t.phase == "over" or (t.phase == "waiting"
+                                     and not any(i.online for i in t.seats)):
                 del self.tables[tid]
                 if self.store is not None:
                     self.store.drop(tid)

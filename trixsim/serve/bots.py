@@ -1,0 +1,102 @@
+"""Which bots a web table may seat: a list the server's operator controls.
+
+A web client is a stranger, so its strategy spec is never handed to the loader (which
+reads files and imports modules). By default a table may seat the bundled strategies by
+name, with ``key=value`` parameters of their declared types, each number within the
+limits its strategy declares for strangers (``Param.limit``, e.g. ``pimc:worlds`` at
+most 256) and finite. The operator widens the list with ``trixsim serve --allow SPEC``:
+each such spec (any spec the loader takes, files included) is loaded once at start-up
+and may then be seated by its exact text. Everything else is refused with the same
+message, whatever it names, so a refusal tells nothing about the server.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+from trixsim.loading import StrategyLoadError, bundled, convert_params, load_strategy
+from trixsim.strategy import Strategy
+
+Spec = str
+"""A strategy spec as a web client or the operator wrote it."""
+
+SPEC_RE = re.compile(r"^([a-z][a-z0-9_]{0,31})(?::([A-Za-z0-9_.+=,-]{1,160}))?$")
+"""A bundled name, then optionally ``key=value`` pairs: no paths, ``@`` or imports."""
+MAX_SPEC = 200
+
+
+class BotRefused(ValueError):
+    """A spec this server does not seat; the text names only what it does seat."""
+
+
+class BotList:
+    """The bots this server seats: bundled names (checked parameters) and ``allowed``."""
+
+    def __init__(self, allowed: Iterable[Spec] = (), bundled_names: bool = True,
+                 game: str = "trix") -> None:
+        """Load each operator-allowed spec now (StrategyLoadError if one cannot be)."""
+        self.classes = bundled(game) if bundled_names else {}
+        self.allowed: dict[Spec, Strategy] = {}
+        for spec in allowed:
+            self.allowed[spec.strip()] = load_strategy(spec.strip(), game)
+
+    def names(self) -> list[str]:
+        """What the bot picker offers: the bundled names, then the allowed specs."""
+        return list(self.classes) + [s for s in self.allowed if s not in self.classes]
+
+    def refusal(self) -> str:
+        """The one refusal message (the same for every refused spec)."""
+        return ("this table seats only these bots: " + ", ".join(self.names())
+                + " (bundled ones may take parameters within their limits, e.g. "
+                  "pimc:worlds=64)")
+
+    def load(self, spec: object) -> Strategy:
+        """The strategy ``spec`` names, if this server seats it; BotRefused otherwise."""
+        if not isinstance(spec, str) or len(spec) > MAX_SPEC:
+            raise BotRefused(self.refusal())
+        text = spec.strip()
+        if text in self.allowed:
+            return self.allowed[text]
+        m = SPEC_RE.match(text)
+        if m is None or m.group(1) not in self.classes:
+            raise BotRefused(self.refusal())
+        cls = self.classes[m.group(1)]
+        values: dict[str, str] = {}
+        for item in (m.group(2) or "").split(","):
+            if not item:
+                continue
+            key, eq, value = item.partition("=")
+            if not eq or key in values:
+                raise BotRefused(f"write parameters as key=value, once each, e.g. "
+                                 f"{cls.name}:{next(iter(cls.params), 'key')}=…")
+            values[key] = value
+        try:
+            checked = convert_params(cls, values, cls.name)
+        except StrategyLoadError as exc:
+            raise BotRefused(str(exc).splitlines()[0]) from None
+        for key, value in checked.items():
+            _check_limit(cls, key, value)
+        try:
+            strategy = cls(**checked)
+        except Exception as exc:  # the class's own checks (a bundled class: no secrets)
+            raise BotRefused(f"{cls.name}: {str(exc).splitlines()[0] if str(exc) else ''}"
+                             ) from None
+        strategy.spec = text  # type: ignore[attr-defined]
+        return strategy
+
+
+def _check_limit(cls: type[Strategy], key: str, value: object) -> None:
+    """Refuse a number outside the parameter's declared limits, or not finite."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if not math.isfinite(value):
+        raise BotRefused(f"{cls.name}: parameter {key!r} must be a finite number")
+    limit = cls.params[key].limit
+    if limit is not None and not limit[0] <= value <= limit[1]:
+        raise BotRefused(f"{cls.name}: parameter {key!r} must be between {limit[0]:g} "
+                         f"and {limit[1]:g} at this table")
+
+
+__all__ = ["BotList", "BotRefused", "MAX_SPEC", "SPEC_RE", "Spec"]
