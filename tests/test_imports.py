@@ -37,6 +37,7 @@ ALLOWED: dict[str, str] = {
     "trixsim.table": "the Trix table behind serve and play",
     "trixsim.serve.tables": "serve: Trix tables in the browser",
     "trixsim.serve.wire": "serve: Trix's wire format",
+    "trixsim.serve.store": "serve: restoring a Trix table checks its chosen cards",
     "trixsim.terminal.session": "play: Trix at the terminal",
     "trixsim.terminal.text": "play: Trix's terminal text",
     "trixsim.testing._common": "check_strategy's Trix scenarios",
