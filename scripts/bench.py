@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from trixsim.adapter import RandomOneGameBot, adapt
+from trixsim.games import get_game
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.outcomes import OutcomeLog
 from trixsim.games.trix.policy import key_counter, uniform_action
@@ -104,7 +105,7 @@ def bench(seats: list[Strategy], games: int, batch: int, seed: int,
     for start in range(0, games, batch):
         ids = np.arange(start, min(start + batch, games))
         log = OutcomeLog(len(ids))
-        play_batch(seats, seed, ids, observer=log, path=path)
+        play_batch(seats, seed, ids, observer=log, path=path, game=get_game("trix"))
         contracts += log.contracts().num_rows
     return time.perf_counter() - t0, contracts
 
@@ -167,7 +168,7 @@ def search(runs: int, seed: int, spec: str = "pimc") -> None:
                 keys.append(obs.key.copy())
 
     play_batch(load_seats("heuristic", "trix"), seed, range(40), observer=Collect(),
-               path="stepwise")
+               path="stepwise", game=get_game("trix"))
     R, L, H, K = (np.concatenate(x) for x in (rows, legal, hands, keys))
     prm = bot.policy_params()
     out = np.empty(len(R), dtype=np.int64)

@@ -45,7 +45,7 @@ def census(spec: str, games: int, seed: int) -> dict[str, object]:
         d = d.any(axis=1)
         fields[k] = int(d.sum())
         differ |= d
-    answers = decide(sa, [strategy] * 4, la) != decide(sb, [strategy] * 4, lb)
+    answers = decide(sa, [strategy] * 4, la, GAME) != decide(sb, [strategy] * 4, lb, GAME)
     return {"decisions": len(decisions), "pairs": len(a),
             "observation differs": int(differ.sum()),
             "fields": {k: v for k, v in fields.items() if v},

@@ -17,6 +17,7 @@ from trixsim.adapter import (
     bits,
 )
 from trixsim.cards import cards_of, lowest_card
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import Observation, init, legal_action_mask, observe, step
 from trixsim.loading import load_strategy
 from trixsim.sim import StrategyError, decide, play_batch
@@ -40,7 +41,7 @@ class LowestPlay(Strategy):
 
 
 def _totals(strategies: list[Strategy]) -> np.ndarray:
-    st = play_batch(strategies, SEED, GAMES)
+    st = play_batch(strategies, SEED, GAMES, game=TRIX_RULES)
     assert (st.phase == DONE).all()
     return st.totals.copy()
 
@@ -85,7 +86,7 @@ def test_subclassing_per_game_strategy_with_params() -> None:
         def after_step(self, st) -> None:
             pass
 
-    st = play_batch([s] * 4, SEED, GAMES, observer=Watch())
+    st = play_batch([s] * 4, SEED, GAMES, observer=Watch(), game=TRIX_RULES)
     assert (st.phase == DONE).all()
     seen = np.concatenate(declares)
     assert seen.size > 0 and (seen == 0).all()
@@ -110,8 +111,8 @@ def test_bot_class_gets_the_parameters_and_declare_may_return_bool() -> None:
     cls = adapt(Declarer, name="declarer")
     loud, quiet = cls(), cls(loud=False)
     assert made == [{"loud": True}, {"loud": False}]
-    st_loud = play_batch([loud] * 4, SEED, range(64))
-    st_quiet = play_batch([quiet] * 4, SEED, range(64))
+    st_loud = play_batch([loud] * 4, SEED, range(64), game=TRIX_RULES)
+    st_quiet = play_batch([quiet] * 4, SEED, range(64), game=TRIX_RULES)
     assert (st_loud.phase == DONE).all() and (st_quiet.phase == DONE).all()
     assert not np.array_equal(st_loud.totals, st_quiet.totals)
 
@@ -119,7 +120,7 @@ def test_bot_class_gets_the_parameters_and_declare_may_return_bool() -> None:
 def test_view_matches_the_observation() -> None:
     st = init(SEED, range(48))
     for _ in range(45):
-        step(st, decide(st, [Strategy()] * 4, legal_action_mask(st)))
+        step(st, decide(st, [Strategy()] * 4, legal_action_mask(st), game=TRIX_RULES))
     live = np.flatnonzero(st.phase != DONE)
     obs = observe(st, live, legal_action_mask(st)[live], None)
     rows = _Rows(obs)
@@ -156,7 +157,7 @@ def test_unrequested_view_field_stops_the_run_with_the_game() -> None:
                 observes={"hand"})
     with pytest.raises(StrategyError, match=r"'narrow' raised AttributeError: observation "
                                             r"field 'totals' was not requested.* in game \d+"):
-        play_batch([cls()] * 4, SEED, GAMES)
+        play_batch([cls()] * 4, SEED, GAMES, game=TRIX_RULES)
 
 
 def test_adapt_rejects_nonsense() -> None:
@@ -181,5 +182,5 @@ def test_adapted_bot_in_a_file_loads_by_path(tmp_path: Path) -> None:
         "HighestStrategy = adapt(Highest, name='highest')\n")
     s = load_strategy(f"{path}:k=4", "trix")
     assert s.name == "highest" and s.bot.k == 4 and s.label == "highest:k=4"
-    st = play_batch([s] * 4, SEED, range(4))
+    st = play_batch([s] * 4, SEED, range(4), game=TRIX_RULES)
     assert (st.phase == DONE).all()

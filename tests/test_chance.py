@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from trixsim import rng
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import Chance, init, legal_action_mask, observe, step
 from trixsim.games.trix.state import COL
 from trixsim.sim import decide, play_batch
@@ -43,7 +44,7 @@ def test_imposed_deals_are_played() -> None:
     for st in (imposed, natural):
         legal = legal_action_mask(st)
         while (st.phase != DONE).any():
-            legal = step(st, decide(st, [Lowest()] * 4, legal), legal)
+            legal = step(st, decide(st, [Lowest()] * 4, legal, game=TRIX_RULES), legal)
     assert np.array_equal(imposed.data, natural.data)
     assert imposed.run_seed == 1
 
@@ -55,5 +56,5 @@ def test_strategy_keys_follow_the_chance_seed_not_the_state() -> None:
     other.chance = Chance(6)
     assert not np.array_equal(obs.key, observe(other, np.arange(3),
                                                legal_action_mask(other)).key)
-    assert np.array_equal(play_batch([Strategy()] * 4, 5, range(3)).totals,
-                          play_batch([Strategy()] * 4, 5, range(3)).totals)
+    assert np.array_equal(play_batch([Strategy()] * 4, 5, range(3), game=TRIX_RULES).totals,
+                          play_batch([Strategy()] * 4, 5, range(3), game=TRIX_RULES).totals)

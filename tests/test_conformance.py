@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 from trixsim.games import trix as engine
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
@@ -83,7 +84,7 @@ class Digest:
 def game_digests(seed: int, game_ids: list[int]) -> list[dict[str, Any]]:
     """The digest of every game of one case, played by the base strategy."""
     d = Digest(len(game_ids))
-    st = play_batch([Strategy()] * 4, seed, game_ids, observer=d)
+    st = play_batch([Strategy()] * 4, seed, game_ids, observer=d, game=TRIX_RULES)
     return [{
         "game_id": int(st.game_id[g]),
         "first_picker": int(st.first_picker[g]),
@@ -132,7 +133,7 @@ def states_at_plies(seed: int, game_id: int, plies: list[int]) -> list[GameState
         def after_step(self, st: GameState) -> None:
             pass
 
-    play_batch([Strategy()] * 4, seed, [game_id], observer=Snap())
+    play_batch([Strategy()] * 4, seed, [game_id], observer=Snap(), game=TRIX_RULES)
     return [out[p] for p in plies if p in out]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init, legal_action_mask, step
 from trixsim.games.trix.events import (
     Card,
@@ -31,7 +32,7 @@ def _play(seed: int, n: int, with_events: bool) -> tuple[object, list]:
     events = decode(log.rows, st.game_id) if log else []
     legal = legal_action_mask(st)
     while (st.phase != DONE).any():
-        legal = step(st, decide(st, seats, legal), legal, events=log)
+        legal = step(st, decide(st, seats, legal, game=TRIX_RULES), legal, events=log)
         if log:
             events += decode(log.rows, st.game_id)
     return st, events

@@ -7,11 +7,13 @@ import numpy as np
 import pytest
 from numba import njit
 
+from trixsim.games.trix import GAME as TRIX_RULES
+from trixsim.games.trix.fast import compiled_lineup
 from trixsim.games.trix.outcomes import OutcomeLog, games_table
 from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
 from trixsim.games.trix.state import COL
 from trixsim.loading import bundled, load_seats
-from trixsim.sim import StrategyError, compiled_lineup, play_batch
+from trixsim.sim import StrategyError, play_batch
 from trixsim.strategy import Strategy
 from trixsim.testing import check_policy
 from trixsim.transcript import Recorder
@@ -22,7 +24,7 @@ LINEUPS = ["random", "heuristic", "heuristic,random,heuristic-nodeclare,random",
 
 def _tables(specs: str, path: str, ids: np.ndarray, seed: int = 11) -> tuple:
     log = OutcomeLog(len(ids))
-    st = play_batch(load_seats(specs, "trix"), seed, ids, observer=log, path=path)
+    st = play_batch(load_seats(specs, "trix"), seed, ids, observer=log, path=path, game=TRIX_RULES)
     return st, log.contracts(), games_table(st, 0, specs.split(",") * (4 // len(specs.split(","))))
 
 
@@ -47,7 +49,7 @@ def test_auto_takes_the_compiled_path_only_when_every_seat_has_a_policy() -> Non
     assert compiled_lineup([Methodical()] + load_seats("random", "trix")[:3]) is None
     assert compiled_lineup(load_seats("heuristic,random,random,random", "trix")) is not None
     with pytest.raises(ValueError, match="compiled path needs"):
-        play_batch([Methodical()] * 4, 1, range(2), path="compiled")
+        play_batch([Methodical()] * 4, 1, range(2), path="compiled", game=TRIX_RULES)
 
 
 def test_unordered_game_ids_give_rows_sorted_by_game() -> None:
@@ -62,7 +64,7 @@ def test_records_are_the_same_on_both_paths() -> None:
     for path in ("compiled", "stepwise"):
         rec = Recorder(5, ["heuristic", "random", "heuristic", "random"])
         st = play_batch(load_seats("heuristic,random,heuristic,random", "trix"), 5, range(6),
-                        observer=rec, path=path)
+                        observer=rec, path=path, game=TRIX_RULES)
         out.append([r.to_json() if hasattr(r, "to_json") else repr(r)
                     for r in rec.records(st)])
     assert out[0] == out[1]
@@ -111,7 +113,7 @@ class Stubborn(Strategy):
 
 def test_an_illegal_action_from_a_compiled_policy_names_strategy_decision_and_game() -> None:
     with pytest.raises(StrategyError) as err:
-        play_batch([Stubborn()] * 4, 3, range(5), path="compiled")
+        play_batch([Stubborn()] * 4, 3, range(5), path="compiled", game=TRIX_RULES)
     msg = str(err.value)
     assert "'stubborn'" in msg and "decision" in msg and "in game" in msg and "legal:" in msg
 

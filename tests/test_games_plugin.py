@@ -130,3 +130,16 @@ def test_a_trump7_run_names_its_game_and_checks_by_its_rules(tmp_path: Path) -> 
     res = runner.invoke(cli, ["check", str(out)])
     assert res.exit_code == 1
     assert f"game {chunk['start']}: points are not tricks" in res.output
+
+
+def test_check_with_game_names_the_folders_game(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "t7"
+    res = runner.invoke(cli, ["run", "--game", "trump7", "-n", "20", "-j", "1", "-q",
+                              "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(cli, ["check", str(out), "--game", "trump7"]).exit_code == 0
+    res = runner.invoke(cli, ["check", str(out), "--game", "trix"])
+    assert res.exit_code == 2 and f"{out} plays trump7, not trix" in res.output
+    res = runner.invoke(cli, ["check", str(out), "--game", "chess"])
+    assert res.exit_code == 2 and "unknown game 'chess'" in res.output

@@ -16,6 +16,7 @@ from trixsim.strategies.heuristic import (
 from trixsim.strategies.random_bot import RandomStrategy
 
 from trixsim.cards import card_name, mask_of, parse_card
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, legal_action_mask, observe
 from trixsim.games.trix.observation import Observation
 from trixsim.sim import play_batch
@@ -75,14 +76,16 @@ def test_heuristic_and_variants_play_legal_full_games() -> None:
     """The driver checks every action: full mixed games raise nothing, and all end."""
     seats = [HeuristicStrategy(), *[cls() for cls in VARIANTS], RandomStrategy()]
     for k in range(4):
-        st = play_batch([seats[(k + j) % len(seats)] for j in range(4)], 5 + k, range(150))
+        st = play_batch([seats[(k + j) % len(seats)] for j in range(4)], 5 + k, range(150),
+                        game=TRIX_RULES)
         assert (st.phase == DONE).all()
 
 
 def test_observes_is_enough_and_actions_have_the_right_shape() -> None:
     """Every decision returns one int per game using only the declared fields."""
     h = HeuristicStrategy()
-    st = play_batch([h] * 4, 2, range(40))  # would raise if an undeclared field were read
+    # would raise if an undeclared field were read
+    st = play_batch([h] * 4, 2, range(40), game=TRIX_RULES)
     assert st.batch_size == 40
     samples = {
         "pick": obs(hand=H("JH QH KH JS 9S 8S JC QC"), legal=0x7F),
@@ -123,7 +126,7 @@ def test_variants_decide_like_heuristic_outside_their_aspect() -> None:
                     if not np.array_equal(getattr(v, method)(o), ref):
                         differs[type(v)].add(method)
 
-    play_batch([h] * 4, 9, range(200), Compare())
+    play_batch([h] * 4, 9, range(200), Compare(), game=TRIX_RULES)
     for cls, methods in differs.items():
         assert methods <= overridden[cls], cls.name
         assert methods == overridden[cls], f"{cls.name} never differed"
@@ -132,7 +135,7 @@ def test_variants_decide_like_heuristic_outside_their_aspect() -> None:
 def test_nodeclare_never_declares_and_declare_always_does() -> None:
     for cls, expected in ((NoDeclareHeuristic, 0), (DeclareHeuristic, 1)):
         rec = Recorder()
-        play_batch([cls()] * 4, 3, range(200), rec)
+        play_batch([cls()] * 4, 3, range(200), rec, game=TRIX_RULES)
         t = rec.table()
         decl = t[t[:, 0] == DECLARE]
         assert len(decl) > 20
@@ -141,7 +144,7 @@ def test_nodeclare_never_declares_and_declare_always_does() -> None:
 
 def test_heuristic_declares_sometimes_but_not_always() -> None:
     rec = Recorder()
-    play_batch([HeuristicStrategy()] * 4, 3, range(200), rec)
+    play_batch([HeuristicStrategy()] * 4, 3, range(200), rec, game=TRIX_RULES)
     t = rec.table()
     decl = t[t[:, 0] == DECLARE][:, 2]
     assert 0 < decl.mean() < 1
@@ -152,7 +155,7 @@ def test_trix_timing_variants() -> None:
     trix = 1 << TRIX
     for cls in (EarlyTrixHeuristic, LateTrixHeuristic, HeuristicStrategy):
         rec = Recorder()  # heuristic from pick 3 on (its default, 1, is early-trix's rule)
-        play_batch([cls(trix_by_pick=3)] * 4, 4, range(200), rec)
+        play_batch([cls(trix_by_pick=3)] * 4, 4, range(200), rec, game=TRIX_RULES)
         t = rec.table()
         picks = t[t[:, 0] == PICK]
         can = (picks[:, 1] & trix) != 0
@@ -168,7 +171,7 @@ def test_trix_timing_variants() -> None:
 
 def test_fixed_order_picks_first_legal_of_the_order() -> None:
     rec = Recorder()
-    play_batch([FixedOrderHeuristic()] * 4, 6, range(100), rec)
+    play_batch([FixedOrderHeuristic()] * 4, 6, range(100), rec, game=TRIX_RULES)
     t = rec.table()
     picks = t[(t[:, 0] == PICK) & (t[:, 2] != TRIX)]
     for legal, action in picks[:, 1:3]:
@@ -273,7 +276,7 @@ def test_beats_random_by_many_standard_errors() -> None:
     for seat in range(4):
         seats = [r] * 4
         seats[seat] = h
-        st = play_batch(seats, 2024, range(seat * 500, seat * 500 + 500))
+        st = play_batch(seats, 2024, range(seat * 500, seat * 500 + 500), game=TRIX_RULES)
         tot = st.totals.astype(float)
         diffs.append(tot[:, seat] - np.delete(tot, seat, axis=1).mean(axis=1))
     d = np.concatenate(diffs)

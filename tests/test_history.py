@@ -7,6 +7,7 @@ import numpy as np
 
 from tests.conftest import act, deal, table
 from trixsim.cards import parse_card
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import observe
 from trixsim.games.trix.observation import completed_tricks, shown_voids
 from trixsim.games.trix.rules import legal_action_mask
@@ -60,7 +61,8 @@ class History:
 
 def test_history_matches_the_cards_played() -> None:
     hist = History()
-    play_batch(load_seats("heuristic,random,random,heuristic", "trix"), 4, range(12), observer=hist)
+    play_batch(load_seats("heuristic,random,random,heuristic", "trix"), 4, range(12),
+               observer=hist, game=TRIX_RULES)
     assert hist.checked > 1000
 
 

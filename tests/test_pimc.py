@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from trixsim.cards import KH_MASK, SUIT_MASK
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init, legal_action_mask, step
 from trixsim.games.trix.observation import shown_voids
 from trixsim.games.trix.state import COL
@@ -26,7 +27,7 @@ def _states(seed: int, games: int = 30):
     while (st.phase != DONE).any():
         if k % 5 == 0:
             yield st.data.copy(), legal.copy()
-        legal = step(st, decide(st, seats, legal), legal)
+        legal = step(st, decide(st, seats, legal, game=TRIX_RULES), legal)
         k += 1
 
 
@@ -86,8 +87,8 @@ def test_pimc_beats_heuristic() -> None:
     for seat in range(4):
         seats = [heur] * 4
         seats[seat] = pimc
-        st = play_batch(seats, 9, range(60))
-        base = play_batch([heur] * 4, 9, range(60))
+        st = play_batch(seats, 9, range(60), game=TRIX_RULES)
+        base = play_batch([heur] * 4, 9, range(60), game=TRIX_RULES)
         diffs.append(st.totals[:, seat] - base.totals[:, seat])
     d = np.mean(diffs, axis=0)
     assert d.mean() + 3 * d.std(ddof=1) / np.sqrt(len(d)) < 0  # lower totals: better

@@ -18,6 +18,7 @@ from hypothesis import strategies as hs
 from trixsim import rng
 from trixsim.cards import DIAMOND_MASK, KH_MASK, QUEENS
 from trixsim.games import trix as engine
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
@@ -211,9 +212,9 @@ def test_random_games_keep_every_invariant(seed: int, first: int, rng_seed: int)
 def test_batch_size_and_composition_do_not_matter(seed: int, target: int,
                                                    others: list[int]) -> None:
     seats = [Strategy()] * 4
-    alone = play_batch(seats, seed, [target])
+    alone = play_batch(seats, seed, [target], game=TRIX_RULES)
     ids = sorted({target, *others, target + 1, max(target - 1, 0)})
-    many = play_batch(seats, seed, ids)
+    many = play_batch(seats, seed, ids, game=TRIX_RULES)
     row = many.data[ids.index(target)]
     assert np.array_equal(alone.data[0], row)
     assert 1 <= alone.contract_no[0] <= 28

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from trixsim.cli import cli
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix.outcomes import CONTRACT_COLUMNS, GAME_COLUMNS, OutcomeLog, expand
 from trixsim.loading import load_seats
 from trixsim.runner import RunConfig, expand_lineups, plan, read_run, run
@@ -98,7 +99,7 @@ def test_outcome_columns_match_the_engine() -> None:
                              bool(actions[g] == 1)))
 
     log = Watch(40)
-    play_batch(load_seats("random", "trix"), 8, range(40), observer=log)
+    play_batch(load_seats("random", "trix"), 8, range(40), observer=log, game=TRIX_RULES)
     c = log.contracts().to_pandas()
     asked = {(g, n): d for g, n, d in seen}
     rk = c[c.contract.isin(["ray", "general"])]
@@ -277,7 +278,7 @@ def test_different_strategies_get_the_same_deals() -> None:
     seen = []
     for specs in ("random", "heuristic", "heuristic-nodeclare,random,heuristic,random"):
         obs = Deals(12)
-        st = play_batch(load_seats(specs, "trix"), 21, range(12), observer=obs)
+        st = play_batch(load_seats(specs, "trix"), 21, range(12), observer=obs, game=TRIX_RULES)
         seen.append((obs.deals, st.first_picker.tolist()))
     base_deals, base_first = seen[0]
     for deals, first in seen[1:]:

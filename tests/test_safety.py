@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from trixsim.cli import cli
 from trixsim.folders import MARKER, FolderLock
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.loading import load_seats
 from trixsim.runner import RunConfig, read_run, run
 from trixsim.sim import IntegrityError, play_batch
@@ -381,14 +382,16 @@ def test_a_strategy_that_changes_its_total_stops_the_run(tmp_path: Path) -> None
     bot = tmp_path / "cheat.py"
     bot.write_text(CHEAT)
     with pytest.raises(IntegrityError, match="changed outside the rules"):
-        play_batch(load_seats(f"{bot}:Cheat,random,random,random", "trix"), 1, range(20))
+        play_batch(load_seats(f"{bot}:Cheat,random,random,random", "trix"), 1, range(20),
+                   game=TRIX_RULES)
     code, text = _invoke("run", "-n", "20", "-j", "1", "-s", f"{bot}:Cheat,random,random,random",
                          "-o", str(tmp_path / "r"))
     assert code == 1 and "changed outside the rules" in text
 
 
 def test_honest_games_pass_the_audit() -> None:
-    st = play_batch(load_seats("heuristic,random,heuristic,random", "trix"), 5, range(200))
+    st = play_batch(load_seats("heuristic,random,heuristic,random", "trix"), 5, range(200),
+                    game=TRIX_RULES)
     # every game ended by the rules (a total above 1000 or 28 contracts); a total may
     # end far above 1000 (seat 1 of game 28 reaches 2290 on a pick-7 general, x4)
     assert ((st.totals.max(axis=1) > 1000) | (st.contract_no == 28)).all()

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from trixsim.cards import KH_MASK, SUIT_MASK, cards_of, lowest_card, popcount
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init, observe, step
 from trixsim.games.trix.observation import Observation, shown_voids
 from trixsim.games.trix.rules import legal_action_mask
@@ -87,7 +88,8 @@ class TinyMonteCarlo(Strategy):
 
 
 def test_a_tiny_monte_carlo_bot_plays_legal_games() -> None:
-    st = play_batch([TinyMonteCarlo(), Strategy(), Strategy(), Strategy()], 1, range(2))
+    st = play_batch([TinyMonteCarlo(), Strategy(), Strategy(), Strategy()], 1, range(2),
+                    game=TRIX_RULES)
     assert (st.contract_no > 0).all()
 
 
@@ -102,7 +104,7 @@ def _observation_mid_contract() -> tuple[Observation, GameState]:
             plays += 1
             if plays == 9:
                 return observe(st, np.array([0]), legal), st.copy()
-        legal = step(st, decide(st, bots, legal), legal)
+        legal = step(st, decide(st, bots, legal, game=TRIX_RULES), legal)
 
 
 def test_the_true_world_plays_out_like_the_real_game() -> None:
@@ -113,7 +115,7 @@ def test_the_true_world_plays_out_like_the_real_game() -> None:
     cn = int(real.contract_no[0])
     legal = legal_action_mask(real)
     while int(real.contract_no[0]) == cn:
-        legal = step(real, decide(real, [Lowest()] * 4, legal), legal)
+        legal = step(real, decide(real, [Lowest()] * 4, legal, game=TRIX_RULES), legal)
     assert points[0].tolist() == real.points[0].tolist()
     assert world.phase[0] == DONE  # no next deal in a world
 
@@ -160,12 +162,12 @@ def test_compiled_rollouts_play_as_the_stepwise_ones() -> None:
     st = init(3, range(40))
     legal = legal_action_mask(st)
     for _ in range(9):  # into the first contract's play
-        legal = step(st, decide(st, seats, legal), legal)
+        legal = step(st, decide(st, seats, legal, game=TRIX_RULES), legal)
     fast = st.copy()
     points = play_out_contract(fast, seats)
     slow = st.copy()
     slow.data[:, COL["stop_after"]] = 1
     legal = legal_action_mask(slow)
     while (slow.phase != DONE).any():
-        legal = step(slow, decide(slow, seats, legal), legal)
+        legal = step(slow, decide(slow, seats, legal, game=TRIX_RULES), legal)
     assert np.array_equal(fast.data, slow.data) and np.array_equal(points, slow.points)

@@ -7,6 +7,7 @@ import pytest
 
 from trixsim.adapter import adapt
 from trixsim.cards import lowest_card
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, Observation, init, legal_action_mask, observe, step
 from trixsim.games.trix.observation import FIELDS
 from trixsim.sim import StrategyError, decide, play_batch
@@ -61,7 +62,7 @@ def test_override_one_decision_inherits_the_others(monkeypatch: pytest.MonkeyPat
         monkeypatch.setattr(Strategy, method, spy)
     bot = LowestPick()
     rec = Recorder()
-    st = play_batch([bot] * 4, SEED, range(40), observer=rec)
+    st = play_batch([bot] * 4, SEED, range(40), observer=rec, game=TRIX_RULES)
     assert (st.phase == DONE).all()
     assert bot.calls > 0 and bot.decisions_seen == {PICK}
     assert calls["pick"] == 0  # never falls back for the decision it overrides
@@ -79,7 +80,7 @@ def _midgame(n: int, steps: int) -> GameState:
     strategies = [Strategy()] * 4
     for _ in range(steps):
         legal = legal_action_mask(st)
-        step(st, decide(st, strategies, legal))
+        step(st, decide(st, strategies, legal, game=TRIX_RULES))
     return st
 
 
@@ -146,7 +147,7 @@ def test_observations_through_the_driver_do_not_reveal_other_hands() -> None:
     st = _midgame(32, 50)
     other = _reshuffle_others(st, 1)
     for state, out in ((st, seen[0]), (other, seen[1])):
-        decide(state, [Spy(out)] * 4, legal_action_mask(state))
+        decide(state, [Spy(out)] * 4, legal_action_mask(state), game=TRIX_RULES)
     assert len(seen[0]) == len(seen[1]) > 0
     for a, b in zip(*seen, strict=True):
         for name in FIELDS:
@@ -214,14 +215,14 @@ def _illegal_in_game_3(obs: Observation) -> np.ndarray:
 def test_bad_answers_raise_strategy_error(method: str, answer, message: str) -> None:
     bad = _bad(method, answer)
     with pytest.raises(StrategyError, match=message) as err:
-        play_batch([bad, Strategy(), bad, Strategy()], SEED, range(16))
+        play_batch([bad, Strategy(), bad, Strategy()], SEED, range(16), game=TRIX_RULES)
     assert "\n" not in str(err.value)
 
 
 def test_every_decision_occurs_in_the_error_batch() -> None:
     """The cases above rely on each decision really occurring in those 16 games."""
     rec = Recorder()
-    play_batch([Strategy()] * 4, SEED, range(16), observer=rec)
+    play_batch([Strategy()] * 4, SEED, range(16), observer=rec, game=TRIX_RULES)
     for decision in (PICK, DECLARE, PLAY, PLACE):
         assert any((p == decision).any() for p, _, _ in rec.rows)
 
@@ -262,7 +263,7 @@ def test_adapter_errors_name_the_game(mode: str, message: str) -> None:
     bot = cls()
     bot.bot.mode = mode
     with pytest.raises(StrategyError, match=message):
-        play_batch([bot] * 4, SEED, range(8))
+        play_batch([bot] * 4, SEED, range(8), game=TRIX_RULES)
 
 
 # ---------------------------------------------------------------- the random key

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import IllegalActionError
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
@@ -15,7 +16,7 @@ from trixsim.types import PASS, PLACE
 def test_table_driven_by_hand_replays_the_batch_game() -> None:
     """Choosing, at every decision, what the batch's random strategy chose gives the same
     game: the table and the simulator share one engine."""
-    final = play_batch([Strategy()] * 4, 9, [4])
+    final = play_batch([Strategy()] * 4, 9, [4], game=TRIX_RULES)
     table = Table(9, game_id=4)
     bot = Strategy()
     while not table.over:

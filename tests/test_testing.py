@@ -11,6 +11,7 @@ from numba import njit
 
 from trixsim.adapter import adapt
 from trixsim.cards import KING_OF_HEARTS, choose_uniform, highest_card, lowest_card
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError, Observation
 from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
 from trixsim.games.trix.state import COL
@@ -472,7 +473,7 @@ def test_an_engine_whose_ply_counts_a_quiet_holder_fails_the_public_history_chec
 
     monkeypatch.setattr(engine_check, "observe", _quiet_counting_observe(engine_check.observe))
     hist = History(4)
-    play_batch([Strategy()] * 4, 0, range(4), observer=hist)
+    play_batch([Strategy()] * 4, 0, range(4), observer=hist, game=TRIX_RULES)
     with pytest.raises(AssertionError, match=r"failed the public history check: field 'ply' "
                                              r"of the observation of (the seat to act|waiting "
                                              r"seat \d) changed when the cards hidden from it "

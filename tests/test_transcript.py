@@ -14,6 +14,7 @@ from hypothesis import strategies as hs
 
 from trixsim.cards import parse_card
 from trixsim.cli import cli
+from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init
 from trixsim.games.trix.rules import trick_winner
 from trixsim.loading import load_seats
@@ -107,7 +108,7 @@ def test_records_do_not_depend_on_chunking(tmp_path: Path) -> None:
 
 def _record_one(seed: int, game_id: int) -> str:
     rec = Recorder(seed, ["random"] * 4)
-    st = play_batch(load_seats("random", "trix"), seed, [game_id], observer=rec)
+    st = play_batch(load_seats("random", "trix"), seed, [game_id], observer=rec, game=TRIX_RULES)
     (game,) = rec.records(st)
     return game.to_json()
 

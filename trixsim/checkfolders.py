@@ -46,6 +46,26 @@ def check_folder(path: Path | str) -> tuple[str, Audit]:
     return kind, audit
 
 
+def game_of_folder(path: Path | str) -> str | None:
+    """The game a run, comparison, tournament or tuning folder plays, as its own file
+    says (folders from before games had names: Trix); None for a report folder or one
+    whose file cannot be read (``check_folder`` reports that)."""
+    path = Path(path)
+    try:
+        if (path / "run.json").exists():
+            from trixsim.runfolder import game_name, read_run
+
+            return game_name(read_run(path))
+        for name in ("tournament.json", "state.json"):
+            if (path / name).exists():
+                data = json.loads((path / name).read_text(encoding="utf-8"))
+                where = data if name == "tournament.json" else data["settings"]
+                return str(where.get("game", "trix"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RunFolderError):
+        return None
+    return None
+
+
 def _tournament(path: Path) -> Audit:
     """tournament.json and every pair as a run."""
     from trixsim.reports.tournament import TournamentError, read_settings

@@ -16,7 +16,7 @@ import numpy as np
 
 from trixsim.cards import KH_MASK, SUIT_MASK, popcount
 from trixsim.errors import StrategyError
-from trixsim.games.trix import GameState, legal_action_mask, step
+from trixsim.games.trix import GAME, GameState, legal_action_mask, step
 from trixsim.games.trix.fast import compiled_lineup, play_out_all
 from trixsim.games.trix.observation import Observation, shown_voids, strategy_subkey
 from trixsim.games.trix.state import COL
@@ -99,7 +99,7 @@ def play_out_contract(state: GameState, strategies: Sequence[Strategy]) -> np.nd
         return state.points.copy()
     legal = legal_action_mask(state)
     while (state.phase != DONE).any():
-        legal = step(state, decide(state, strategies, legal), legal)
+        legal = step(state, decide(state, strategies, legal, GAME), legal)
     return state.points.copy()
 
 

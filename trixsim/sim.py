@@ -1,6 +1,8 @@
 """Drive a game with strategies: the loop that the CLI, the records and reports use.
 
-Written against ``trixsim.game.Game`` only. When the game can play a lineup inside
+Written against ``trixsim.game.Game`` only, and assumes no game: callers name it
+(``game=``), or the strategies' tags do (``Strategy.game``) when they agree; a lineup of
+game-neutral strategies with no game named is refused. When the game can play a lineup inside
 compiled code (``game.play_compiled``: every seat offers a compiled policy), whole games
 run there. Otherwise each step asks every strategy once per decision kind for all the
 games where a seat it controls must take it (actions the rules force are applied without
@@ -18,8 +20,6 @@ from numba import njit
 
 from trixsim.errors import IllegalActionError, IntegrityError, StrategyError
 from trixsim.game import Game, mask_actions
-from trixsim.games.trix import GAME
-from trixsim.games.trix.fast import compiled_lineup
 from trixsim.strategy import Strategy
 
 PATHS = ("auto", "compiled", "stepwise")
@@ -92,10 +92,25 @@ def _group(decision: np.ndarray, seat: np.ndarray, forced: np.ndarray,
     return order, start
 
 
+def game_of(strategies: Sequence[Strategy], game: Game | None = None) -> Game:
+    """``game`` if given, else the game the strategies' tags name (they must agree); a
+    lineup of game-neutral strategies names none: ValueError."""
+    if game is not None:
+        return game
+    tags = {s.game for s in strategies if getattr(s, "game", None) is not None}
+    if len(tags) != 1:
+        raise ValueError("name the game (game=): the strategies' tags name "
+                         + (", ".join(sorted(tags)) if tags else "no game"))
+    from trixsim.games import get_game
+
+    return get_game(tags.pop())
+
+
 def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
-           game: Game = GAME) -> np.ndarray:
+           game: Game | None = None) -> np.ndarray:
     """One checked action per game from the strategies seated in it (forced actions where
-    the rules force them; -1 in finished games)."""
+    the rules force them; -1 in finished games). ``game``: see ``game_of``."""
+    game = game_of(strategies, game)
     decision, seat_of, actions = game.pending(state, legal)
     owners: list[Strategy] = []
     owner_of_seat = np.empty(len(strategies), dtype=np.int64)
@@ -171,13 +186,15 @@ def _blame(state: Any, game: Game, strategies: Sequence[Strategy], actions: np.n
 
 def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
                observer: Observer | None = None, path: str = "auto",
-               game: Game = GAME) -> Any:
+               game: Game | None = None) -> Any:
     """Play complete games (seat s is played by strategies[s]) and return the final state.
 
     ``path``: ``compiled`` plays whole games inside compiled code (every seat needs a
     compiled policy), ``stepwise`` asks the strategies' methods step by step, ``auto``
     (the default) takes the compiled path when it can. Both give the same games.
+    ``game``: the game played (None: the one the strategies' tags name, see ``game_of``).
     """
+    game = game_of(strategies, game)
     if len(strategies) != game.n_seats:
         raise ValueError(f"exactly {game.n_seats} strategies are needed, one per seat")
     if path not in PATHS:
@@ -224,5 +241,5 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
     return st
 
 
-__all__ = ["PATHS", "IntegrityError", "Observer", "StrategyError", "compiled_lineup",
-           "decide", "play_batch"]
+__all__ = ["PATHS", "IntegrityError", "Observer", "StrategyError", "decide", "game_of",
+           "play_batch"]

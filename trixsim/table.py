@@ -116,4 +116,4 @@ class Table:
         table goes on)."""
         state = copy.deepcopy(self.state)
         legal = (self._legal & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-        return lambda: int(decide(state, [bot] * 4, legal)[0])
+        return lambda: int(decide(state, [bot] * 4, legal, GAME)[0])

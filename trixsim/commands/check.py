@@ -14,7 +14,10 @@ def register(group: click.Group) -> None:
 
     @group.command("check")
     @click.argument("run_dir", metavar="FOLDER", type=click.Path(path_type=Path))
-    def check_cmd(run_dir: Path) -> None:
+    @click.option("--game", default=None, metavar="NAME",
+                  help="The game FOLDER must play [default: whatever its run.json, "
+                       "tournament.json or state.json names].")
+    def check_cmd(run_dir: Path, game: str | None) -> None:
         """Verify FOLDER, any folder trixsim writes; changes nothing.
 
         A run or comparison folder is checked as follows; a tournament folder as its
@@ -30,9 +33,21 @@ def register(group: click.Group) -> None:
         re-derives every contract row: who picked what (turn, pick number, multiplier,
         trix by the 6th pick), the tricks and cards each seat took, the declaration, and
         each seat's points. Exit 0 when all is well, 1 when a problem was found (each
-        printed on its own line), 2 when FOLDER is not one trixsim wrote.
+        printed on its own line), 2 when FOLDER is not one trixsim wrote (or plays
+        another game than --game). Each game's tables are checked by its own rules.
         """
-        from trixsim.checkfolders import check_folder  # numba: only when the command runs
+        from trixsim.checkfolders import check_folder, game_of_folder  # numba: when it runs
+
+        if game is not None:
+            from trixsim.games import UnknownGameError, get_game
+
+            try:
+                get_game(game)
+            except UnknownGameError as exc:
+                raise click.BadParameter(str(exc), param_hint="--game") from None
+            played = game_of_folder(run_dir)
+            if played is not None and played != game:
+                raise click.UsageError(f"{run_dir} plays {played}, not {game}")
 
         try:
             kind, audit = check_folder(run_dir)

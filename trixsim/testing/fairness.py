@@ -58,7 +58,8 @@ def check_fair_play(strategy: Strategy, games: int = FAIR_GAMES, seed: int = 0,
     sa, sb = GameState(a, Chance(seed)), GameState(b, Chance(seed))
     la, lb = legal_action_mask(sa), legal_action_mask(sb)
     changed = _changed_fields(sa, la, sb, lb)
-    answers = [("its methods", decide(sa, [strategy] * 4, la), decide(sb, [strategy] * 4, lb))]
+    answers = [("its methods", decide(sa, [strategy] * 4, la, GAME),
+                decide(sb, [strategy] * 4, lb, GAME))]
     compiled = strategy.compiled()
     if compiled is not None:
         policy, params = compiled

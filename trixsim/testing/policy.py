@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from trixsim.games.trix import GameState
+from trixsim.games.trix import GAME, GameState
 from trixsim.games.trix.events import decode
 from trixsim.loading import bundled
 from trixsim.sim import play_batch
@@ -77,8 +77,8 @@ def check_agreement(strategy: Strategy, games: int, seed: int, who: str) -> None
         lineups.append((f"in seat {seat} against three random seats", lineup))
     for where, lineup in lineups:
         fast, slow = _Events(), _Stepwise()
-        play_batch(lineup, seed, ids, observer=fast, path="compiled")
-        play_batch(lineup, seed, ids, observer=slow, path="stepwise")
+        play_batch(lineup, seed, ids, observer=fast, path="compiled", game=GAME)
+        play_batch(lineup, seed, ids, observer=slow, path="stepwise", game=GAME)
         a, b = fast.by_game(), slow.log.by_game()
         for g in ids.tolist():
             if a[g] != b[g]:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from trixsim.games.trix import (
+    GAME,
     GameState,
     IllegalActionError,
     Observation,
@@ -270,7 +271,7 @@ def _play(lineup: Sequence[Strategy], seed: int, ids: np.ndarray, log: _Log,
     """
     log.start(f"{where}, {_ids_text(ids)}, seed {seed}")
     try:
-        st = play_batch(lineup, seed, ids)
+        st = play_batch(lineup, seed, ids, game=GAME)
     except StrategyError as exc:
         cause = exc.__cause__
         if isinstance(cause, ConformanceError):
