@@ -23,8 +23,9 @@ from starlette.testclient import TestClient  # noqa: E402
 from trixsim.cards import cards_of  # noqa: E402
 from trixsim.cli import cli  # noqa: E402
 from trixsim.games.trix.events import ContractEnd  # noqa: E402
-from trixsim.serve.app import create_app  # noqa: E402
-from trixsim.serve.tables import GameTable, Hub  # noqa: E402
+from trixsim.serve.app import Limits, create_app  # noqa: E402
+from trixsim.serve.hub import Hub  # noqa: E402
+from trixsim.serve.tables import GameTable  # noqa: E402
 from trixsim.types import PASS  # noqa: E402
 
 Msg = dict[str, Any]
@@ -46,15 +47,21 @@ def _close_clients() -> Any:
 
 
 def make(tmp_path: Path, bot_after: float | None = None,
-         keep: Path | None = None) -> tuple[Hub, TestClient]:
+         keep: Path | None = None, limits: Limits | None = None) -> tuple[Hub, TestClient]:
     """A hub and a test client whose connections all share one event loop, as they do in
     a running server (without it, each WebSocket would get an event loop of its own)."""
     hub = Hub(bot_after=bot_after, records=tmp_path / "records", seeds=itertools.count(SEED),
               keep=keep)
-    client = TestClient(create_app(hub))
+    client = TestClient(create_app(hub, limits))
     client.__enter__()
     _CLIENTS.append(client)
     return hub, client
+
+
+def shut(client: TestClient) -> None:
+    """Stop the server of ``client``: every table's last state is on disk after it."""
+    _CLIENTS.remove(client)
+    client.__exit__(None, None, None)
 
 
 def create(client: TestClient, name: str = "Ann") -> tuple[str, str]:
@@ -552,6 +559,7 @@ def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
                 break
             act(tabs, m, turn, choose(m[turn], rng))
         assert looked and chosen
+    shut(client)  # the server stops: its tables' last state is written
     table = hub.get(tid)
     before = {s: table.state(s, events=False)["game"] for s in (0, 1)}
     actions = list(table.game.actions)
@@ -578,6 +586,10 @@ def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
             turn = m[0]["game"]["turn"]
             act(tabs, m, turn, choose(m[turn], rng))
         assert m[0]["game"]["over"] and m[0]["game"]["saved"]
+        for _ in range(200):  # a finished game's file goes at once, off the event loop
+            if not path.exists():
+                break
+            time.sleep(0.02)
     assert not path.exists()
     (record,) = (tmp_path / "records").glob("table-*.jsonl")
     replay_ok(record)
@@ -590,6 +602,7 @@ def test_a_damaged_kept_table_is_reported_and_left_alone(tmp_path: Path) -> None
     with client.websocket_connect(f"/ws/{tid}") as ws:
         hello(ws, token)
         seat_bots(ws, [1, 2, 3])
+    shut(client)
     good = json.loads((keep / f"{tid}.json").read_text())
     cheat = dict(good, id="cheat", actions=[*good["actions"], 31, 31])
     (keep / "cheat.json").write_text(json.dumps(cheat))
@@ -691,3 +704,49 @@ def test_a_friend_sits_in_for_an_away_player_until_they_return(tmp_path: Path) -
                 assert len(table.game.actions) == actions
     assert table.holder(carol["token"]) == (None, False)
     assert table.holder(bob) == (1, False)
+
+
+def test_table_files_are_written_off_the_loop_coalesced_and_on_shutdown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst of moves costs a write or two, not one per move; no-op messages cost none;
+    the writes happen in a worker thread; the server's shutdown writes the last state."""
+    import asyncio
+
+    from trixsim.serve import store as store_module
+
+    on_loop: list[bool] = []  # for each write: whether it ran on an event loop's thread
+    real = store_module.write_atomic
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(store_module, "write_atomic", spy)
+    keep = tmp_path / "unfinished"
+    hub, client = make(tmp_path, keep=keep, limits=Limits(keep_every=30.0))
+    tid, token = create(client)
+    path = keep / f"{tid}.json"
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, token)
+        m = seat_bots(ws, [1, 2, 3], "random")
+        for _ in range(50):  # a card chosen "again" (none): changes nothing
+            ws.send_json({"type": "preselect", "card": None})
+        rng = random.Random(5)
+        moves = 0
+        while moves < 30 and not m["game"]["over"]:
+            ws.send_json({"type": "act", "action": choose(m, rng)})
+            m = until(ws)[0]
+            moves += 1
+        assert moves == 30
+        table = hub.get(tid)
+        written = hub.store.writes
+        assert 1 <= written <= 2, written  # the new table, then at most one more flush
+        assert on_loop and not any(on_loop)
+        assert json.loads(path.read_text())["actions"] != list(table.game.actions)
+    shut(client)  # shutdown: what is pending is written
+    assert json.loads(path.read_text())["actions"] == list(table.game.actions)
+    assert hub.store.writes == written + 1 and not any(on_loop)

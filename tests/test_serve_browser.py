@@ -12,6 +12,7 @@ test's temporary folder. Skipped when Chromium or Playwright is missing.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import shutil
 import socket
@@ -28,7 +29,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from trixsim.cards import KING_OF_HEARTS  # noqa: E402
 from trixsim.serve.app import create_app  # noqa: E402
-from trixsim.serve.tables import PERSON, GameTable, Hub  # noqa: E402
+from trixsim.serve.hub import Hub  # noqa: E402
+from trixsim.serve.tables import PERSON, GameTable  # noqa: E402
 from trixsim.types import DECLARE, GENERAL, PICK, PLACE, PLAY, RAY  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -70,7 +72,7 @@ class Served:
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(create_app(self.hub), log_level="warning",
-                                                    ws="websockets-sansio", lifespan="off"))
+                                                    ws="websockets-sansio", lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
                                        daemon=True)
         self.thread.start()
@@ -477,3 +479,76 @@ def test_a_friend_sits_in_for_an_away_player_in_the_browser(
     assert not errors, errors
     for ctx in (host_ctx, bob_ctx, carol_ctx):
         ctx.close()
+
+
+def test_a_quiet_king_of_hearts_holder_sends_nothing_to_the_other_browser(
+        browser: Any, served: Served, shots: Callable[[Any, str], None]) -> None:
+    """Two people and two bots; whichever person holds the K♥ in ray or general keeps
+    quiet. The other person's page receives no WebSocket frame at all for that decision
+    (an unchanged state would tell them who holds the K♥); it next hears of the card."""
+    host_ctx = browser.new_context(**DESKTOP)
+    guest_ctx = browser.new_context(**PHONE)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    pages = {0: host, 1: guest}
+    frames: dict[int, list[str]] = {0: [], 1: []}
+    errors: list[str] = []
+    for s, p in pages.items():
+        p.on("pageerror", lambda e: errors.append(str(e)))
+        p.on("websocket", lambda ws, s=s: ws.on(
+            "framereceived", lambda payload, s=s: frames[s].append(str(payload))))
+    create_table(host, served.url, "Ann")
+    link = host.input_value("#share-link")
+    table = served.table()
+    join(guest, link, "Bob", 1, touch=True)
+    host.wait_for_function("() => state.seats[1].kind === 'human'")
+    seat_bot(host, 2, "heuristic")
+    seat_bot(host, 3, "heuristic")
+    quiet = 0
+    for _ in range(2000):
+        g = table.game
+        assert g is not None
+        at_rest(table)
+        if g.over or quiet >= 2:
+            break
+        turn = g.turn
+        st = in_step(pages[turn], table, turn)["game"]
+        page = pages[turn]
+        before = len(g.history)
+        if st["decision"] == "declare":
+            other = 1 - turn
+            in_step(pages[other], table, other)
+            page.wait_for_timeout(300)  # anything still on its way to the other page
+            heard = len(frames[other])
+            if quiet == 0:
+                shots(page, "desktop-12-quiet-king" if turn == 0 else "phone-4-quiet-king")
+            page.click(".declare-no")
+            moved(table, before)
+            after = in_step(page, table, turn)["game"]
+            assert after["decision"] == "play" and after["turn"] == turn
+            page.wait_for_timeout(500)
+            assert len(frames[other]) == heard, frames[other][heard:]
+            card = after["legal"][0]
+            played = len(table.game.history)
+            page.locator(f"#hand .card[data-card='{card}']").click()
+            moved(table, played)
+            deadline = time.monotonic() + 10
+            while len(frames[other]) == heard and time.monotonic() < deadline:
+                pages[other].wait_for_timeout(50)  # (Playwright hands over events meanwhile)
+            first = json.loads(frames[other][heard])
+            assert first["type"] == "state"
+            assert {"kind": "card", "seat": turn, "card": card}.items() <= \
+                first["events"][0].items(), first["events"]
+            quiet += 1
+            continue
+        if st["decision"] == "pick":
+            ray = [a for a in (RAY, GENERAL) if a in st["legal"]]
+            loc = (page.locator(f"#pick button.contract[data-contract='{ray[0]}']") if ray
+                   else page.locator("#pick button.contract:not([disabled])").first)
+        else:
+            loc = page.locator("#hand .card.playable").first
+        loc.tap() if turn == 1 else loc.click()
+        moved(table, before)
+    assert quiet >= 1, "no person held the K♥ in ray or general"
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()

@@ -23,7 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from trixsim.serve.app import create_app  # noqa: E402
 from trixsim.serve.bots import BotList  # noqa: E402
-from trixsim.serve.tables import Hub  # noqa: E402
+from trixsim.serve.hub import Hub  # noqa: E402
 
 Msg = dict[str, Any]
 SEED = 4_611_686_018_427_400_017
@@ -45,6 +45,12 @@ def make(tmp_path: Path, **kw: Any) -> tuple[Hub, TestClient]:
     client.__enter__()
     _CLIENTS.append(client)
     return hub, client
+
+
+def shut(client: TestClient) -> None:
+    """Stop the server of ``client``: every table's last state is on disk after it."""
+    _CLIENTS.remove(client)
+    client.__exit__(None, None, None)
 
 
 def create(client: TestClient, name: str = "Ann") -> tuple[str, str]:
@@ -355,6 +361,7 @@ def test_damaged_table_files_are_refused_in_one_line_and_left_alone(tmp_path: Pa
         hello(ws, token)
         for s in (1, 2, 3):
             ask_bot(ws, "heuristic", s)
+    shut(client)
     good = json.loads((keep / f"{tid}.json").read_text())
     hand = hub.get(tid).state(0)["game"]["hand"]
     other = next(c for c in range(32) if c not in hand)

@@ -91,7 +91,7 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
         from trixsim.loading import StrategyLoadError
         from trixsim.serve.app import MAX_FRAME, Limits, create_app, host_names
         from trixsim.serve.bots import BotList
-        from trixsim.serve.tables import Hub
+        from trixsim.serve.hub import Hub
     except ImportError as exc:
         raise click.ClickException(f"the web table needs {exc.name}: pip install "
                                    "starlette uvicorn websockets") from None
@@ -120,7 +120,7 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
     limits = Limits(think=think_limit, origins=frozenset(o.rstrip("/") for o in origins))
     app = create_app(hub, limits, host_names(host, origins))
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
-                            lifespan="off", ws_max_size=MAX_FRAME,
+                            lifespan="on", ws_max_size=MAX_FRAME,
                             ws_per_message_deflate=False, h11_max_incomplete_event_size=16384)
     try:
         uvicorn.Server(config).run(sockets=[sock])

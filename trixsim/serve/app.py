@@ -29,22 +29,23 @@ import json
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trixsim.loading import load_strategy
-from trixsim.serve.tables import GameTable, Hub, Refused
+from trixsim.serve.guard import HEADERS, Guard, host_names
+from trixsim.serve.hub import Hub
+from trixsim.serve.keeper import Keeper
+from trixsim.serve.tables import GameTable, Refused
 from trixsim.strategy import Strategy
 
 STATIC = Path(__file__).parent / "static"
@@ -56,13 +57,6 @@ MAX_BODY = 4096
 """Largest HTTP request body accepted (bytes)."""
 MAX_FRAME = 16 * 1024
 """Largest WebSocket frame the server reads (uvicorn's ws_max_size)."""
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
-       "object-src 'none'")
-HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-           "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
-           "Cross-Origin-Opener-Policy": "same-origin"}
-"""Messages waiting for one tab; a tab that falls this far behind is closed."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +71,9 @@ class Limits:
     """New tables one client address may create per minute."""
     origins: frozenset[str] = frozenset()
     """Origins (``https://cards.example``) besides the server's own that may connect."""
+    keep_every: float = 0.5
+    """Seconds between writes of the unfinished tables' files (changes in between are
+    coalesced; a finished game and the server's shutdown are written at once)."""
 
 
 class Rate:
@@ -227,6 +224,7 @@ class Server:
         self.limits = Limits() if limits is None else limits
         self.rate = Rate(self.limits.tables_per_minute)
         self.rooms: dict[str, Room] = {}
+        self.keeper = Keeper(hub, self.limits.keep_every)
 
     def room(self, table_id: str) -> Room | None:
         table = self.hub.get(table_id)
@@ -235,7 +233,7 @@ class Server:
             return None
         room = self.rooms.get(table_id)
         if room is None or room.table is not table:
-            room = self.rooms[table_id] = Room(table, self.hub.save, self.limits)
+            room = self.rooms[table_id] = Room(table, self.keeper.mark, self.limits)
         return room
 
     async def page(self, request: Request) -> Response:
@@ -258,9 +256,10 @@ class Server:
                                 status_code=400)
         name = body.get("name") if isinstance(body, dict) else None
         try:
-            table, token = self.hub.create(name)
+            table, token = self.hub.create(name, save=False)
         except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
+        self.keeper.mark(table)
         return JSONResponse({"table": table.id, "seat": 0, "token": token,
                              "link": f"/t/{table.id}"})
 
@@ -334,7 +333,7 @@ class Server:
                         self._hello(room, tab, msg)
                     else:
                         await self._handle(room, tab, msg)
-                        self.hub.save(room.table)
+                        self.keeper.mark(room.table)
             except Refused as exc:
                 tab.send({"type": "error", "message": str(exc)})
             except Exception as exc:  # a bug must not take the table or the server down
@@ -425,27 +424,18 @@ def _parse(text: Any) -> dict[str, Any]:
     return msg
 
 
-LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def host_names(host: str, origins: tuple[str, ...] = ()) -> frozenset[str] | None:
-    """The Host names a server listening on ``host`` answers to: the loopback names for a
-    loopback address, the name itself for a named one, None (any) on every interface;
-    plus the host names of the allowed origins."""
-    extra = {o.partition("://")[2].split("/")[0].rsplit(":", 1)[0].lower() for o in origins}
-    if host in ("0.0.0.0", "::", ""):
-        return None
-    if host.lower() in LOOPBACK or host.startswith("127."):
-        return LOOPBACK | {host} | extra
-    return frozenset({host.lower(), *extra})
-
-
 def create_app(hub: Hub, limits: Limits | None = None,
                hosts: frozenset[str] | None = None) -> Starlette:
     """The Starlette application serving ``hub``'s tables; ``hosts``: the host names it
     answers to (None: any, e.g. behind a reverse proxy that checks them)."""
     server = Server(hub, limits)
-    app = Starlette(routes=[
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await server.keeper.close()  # the last state of every table on disk
+
+    app = Starlette(lifespan=lifespan, routes=[
         Route("/", server.page),
         Route("/t/{table}", server.page),
         Route("/api/tables", server.create, methods=["POST"]),
@@ -458,36 +448,5 @@ def create_app(hub: Hub, limits: Limits | None = None,
     return app
 
 
-class Guard:
-    """Security headers on every HTTP answer; a 400 for a Host this server is not (a
-    DNS-rebinding page reaching a server on 127.0.0.1 names a foreign host)."""
-
-    def __init__(self, app: ASGIApp, hosts: frozenset[str] | None) -> None:
-        self.app, self.hosts = app, hosts
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            return await self.app(scope, receive, send)
-        if self.hosts is not None:
-            host = Headers(scope=scope).get("host", "")
-            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-            if name.strip("[]").lower() not in self.hosts:
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 4400})
-                    return
-                response = PlainTextResponse("unknown host", status_code=400,
-                                             headers=HEADERS)
-                return await response(scope, receive, send)
-
-        async def secured(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for k, v in HEADERS.items():
-                    headers[k] = v
-            await send(message)
-
-        await self.app(scope, receive, secured)
-
-
 __all__ = ["HEADERS", "MAX_BODY", "MAX_FRAME", "MAX_MESSAGE", "MAX_QUEUE", "STATIC", "Limits",
-           "Server", "create_app", "host_names"]
+           "Server", "create_app", "host_names"]  # (HEADERS, host_names: from guard.py)

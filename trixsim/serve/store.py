@@ -1,12 +1,14 @@
 """Unfinished tables kept on disk, so that a server restart does not end their games.
 
-After every change a table is written, whole and atomically, to ``FOLDER/ID.json``
+After a change a table is written, whole and atomically, to ``FOLDER/ID.json``
 (``trixsim-table/1``: its id and seed, each seat's kind, name, seat token and bot spec,
 every action of the game so far, the last-trick looks and the cards chosen in advance),
 readable by the server's user only since seat tokens are in it. A new server on the same
 folder reads the files back: the game is replayed from its seed and actions through the
 rules, so a damaged or edited file is refused (and left where it is) rather than trusted.
-The file of a finished game goes once its record is written.
+The file of a finished game goes once its record is written. The server writes in a
+worker thread, at most every ``Limits.keep_every`` seconds per server, and only files
+whose text changed (trixsim.serve.keeper).
 """
 
 from __future__ import annotations
@@ -119,21 +121,38 @@ class TableStore:
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.written: dict[str, str] = {}
         """What was last written for each table (a save that changes nothing is skipped)."""
+        self.writes = 0
+        """Files written so far (a measure of the disk work)."""
 
     def path(self, table_id: str) -> Path:
         """The file of table ``table_id``."""
         return self.folder / f"{table_id}.json"
 
     def save(self, t: GameTable) -> None:
-        """Write ``t`` (its file goes instead once its game is over and recorded)."""
+        """Write ``t`` now (its file goes instead once its game is over and recorded)."""
+        self.put(t.id, self.text(t))
+
+    @staticmethod
+    def text(t: GameTable) -> str | None:
+        """What ``t``'s file must hold now; None when the file must go (the game is over
+        and recorded; kept while its record could not be written: the only copy)."""
         if t.phase == "over" and (t.record_path is not None or t.records is None):
-            self.drop(t.id)  # (kept while its record could not be written: the only copy)
-            return
-        text = json.dumps(snapshot(t)) + "\n"
-        if self.written.get(t.id) == text:
-            return  # nothing changed (a no-op message): no write, no fsync
-        write_atomic(self.path(t.id), text, private=True)
-        self.written[t.id] = text
+            return None
+        return json.dumps(snapshot(t)) + "\n"
+
+    def put(self, table_id: str, text: str | None) -> bool:
+        """Make table ``table_id``'s file hold ``text`` (None: remove it); whether the
+        disk was touched (a text already written is skipped: no write, no fsync)."""
+        if text is None:
+            there = table_id in self.written or self.path(table_id).exists()
+            self.drop(table_id)
+            return there
+        if self.written.get(table_id) == text:
+            return False
+        write_atomic(self.path(table_id), text, private=True)
+        self.written[table_id] = text
+        self.writes += 1
+        return True
 
     def drop(self, table_id: str) -> None:
         """Remove the file of table ``table_id`` (one this server wrote), if any."""

@@ -1,10 +1,10 @@
 """Tables, seats and seat tokens: the web table's game logic, with no network in it.
 
-A ``Hub`` holds any number of ``GameTable``s by id. A table has four seats, each open, a
-person's (held by a random seat token, kept by the person's browser) or a bot's (a
-strategy spec). The person who creates a table holds seat 0 and is its host: they may put
-a bot in any open seat. The game starts when four are seated, on a ``trixsim.table.Table``
-with a random seed that never leaves the server.
+A ``Hub`` (trixsim.serve.hub) holds any number of ``GameTable``s by id. A table has
+four seats, each open, a person's (held by a random seat token, kept by the person's
+browser) or a bot's (a strategy spec). The person who creates a table holds seat 0 and
+is its host: they may put a bot in any open seat. The game starts when four are seated,
+on a ``trixsim.table.Table`` with a random seed that never leaves the server.
 
 The server is the only authority: every action is checked against the engine
 (``Table.why_illegal``) for the seat that sent it, and a refusal is a ``Refused`` with a
@@ -21,7 +21,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,6 @@ from typing import Any
 from trixsim.cards import cards_of
 from trixsim.folders import write_atomic
 from trixsim.games.trix.events import Trick
-from trixsim.loading import load_strategy
 from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.wire import event_dict, game_view
 from trixsim.strategy import Strategy
@@ -436,86 +435,5 @@ def _seat_number(seat: Any) -> int:
     return seat
 
 
-class Hub:
-    """Every table of one server, by id."""
-
-    MAX_TABLES = 1000
-
-    def __init__(self, bot_after: float | None = None, records: Path | None = None,
-                 stand_in: str = "heuristic", seeds: Iterator[int] | None = None,
-                 keep: Path | None = None, clock: Callable[[], float] = time.monotonic,
-                 bots: BotList | None = None, sit_in_after: float = SIT_IN_AFTER) -> None:
-        from trixsim.serve.store import TableStore
-
-        self.bot_after, self.records, self.clock = bot_after, records, clock
-        self.bots = BotList() if bots is None else bots
-        self.sit_in_after = sit_in_after
-        """The bots a table may seat (the operator's list)."""
-        self.stand_in = load_strategy(stand_in, "trix")
-        self.tables: dict[str, GameTable] = {}
-        self.seeds = seeds
-        """The tables' seeds in turn (tests); by default each is a fresh random one."""
-        self.store = None if keep is None else TableStore(keep)
-        """Where unfinished tables are kept across restarts (None: in memory only)."""
-        self.problems: list[str] = []
-        """A line per kept table that could not be restored (its file is left alone)."""
-        if self.store is not None:
-            restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock,
-                                                      self.bots)
-            self.tables = {t.id: t for t in restored}
-            for t in restored:
-                t.sit_in_after = sit_in_after
-            for t in restored:  # a finished game whose record could not be written before
-                if t.phase == "over":
-                    t.advance()
-                    self.save(t)
-
-    def save(self, table: GameTable) -> None:
-        """Keep ``table`` on disk as it is now (a failure is said on stderr, once per
-        table, and the table plays on in memory)."""
-        if self.store is None:
-            return
-        try:
-            self.store.save(table)
-            table.keep_error = None
-        except OSError as exc:
-            if table.keep_error is None:
-                print(f"trixsim serve: cannot keep table {table.id} on disk: "
-                      f"{exc.strerror or exc}", file=sys.stderr, flush=True)
-            table.keep_error = str(exc)
-
-    def create(self, name: Any = None) -> tuple[GameTable, str]:
-        """A new table with its creator in seat 0: (table, the creator's seat token)."""
-        if len(self.tables) >= self.MAX_TABLES:
-            self._evict()
-        table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
-                          self.records, clock=self.clock, bots=self.bots,
-                          sit_in_after=self.sit_in_after)
-        if self.seeds is not None:
-            table.seed = next(self.seeds)
-        _, token = table.sit(0, name)
-        self.tables[table.id] = table
-        self.save(table)
-        return table, token
-
-    def _evict(self) -> None:
-        """Drop finished tables, then waiting ones nobody is connected to; a game in
-        progress is never dropped (new tables are refused instead)."""
-        for tid, t in list(self.tables.items()):
-            if t.phase == "over" or (t.phase == "waiting"
-                                     and not any(i.online for i in t.seats)):
-                del self.tables[tid]
-                if self.store is not None:
-                    self.store.drop(tid)
-                if len(self.tables) < self.MAX_TABLES:
-                    return
-        if len(self.tables) >= self.MAX_TABLES:
-            raise Refused("the server has too many tables; try again later")
-
-    def get(self, table_id: str) -> GameTable | None:
-        """The table ``table_id`` (None: no such table)."""
-        return self.tables.get(table_id)
-
-
-__all__ = ["BOT", "HUMAN", "OPEN", "PERSON", "GameTable", "Hub", "Refused", "SeatInfo",
-           "clean_name"]
+__all__ = ["BOT", "HUMAN", "OPEN", "PERSON", "SIT_IN_AFTER", "GameTable", "Refused",
+           "SeatInfo", "clean_name"]

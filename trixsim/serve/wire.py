@@ -68,11 +68,24 @@ def event_dict(e: Event) -> dict[str, Any] | None:
     return None
 
 
+class PlaceNames(Names):
+    """Seats named by where the web table draws them around the person at ``me`` ("you",
+    "right", "across", "left"), as its seat boxes are: two bots of one strategy stay apart."""
+
+    PLACES = ("you", "right", "across", "left")
+
+    def __call__(self, seat: int, cap: bool = False) -> str:
+        if seat == self.me:
+            return super().__call__(seat, cap)
+        place = self.PLACES[(seat - self.me) % 4]
+        return place.capitalize() if cap else place
+
+
 def log_lines(events: list[Event], seat: int) -> list[str]:
     """The game so far as short sentences for the person at ``seat``: the terminal
     table's narration, except that a trick is told by its winner only (its cards lie
-    face down) and a contract's end in one line."""
-    names = Names(seat)
+    face down), a contract's end in one line, and seats named by where they sit."""
+    names = PlaceNames(seat)
     narrator = Narrator(Style(False), names)
     out: list[str] = []
     for e in events:
@@ -164,4 +177,4 @@ def game_view(table: Table, seat: int, looks_left: int,
     }
 
 
-__all__ = ["LOG_LINES", "event_dict", "game_view", "log_lines"]
+__all__ = ["LOG_LINES", "PlaceNames", "event_dict", "game_view", "log_lines"]

@@ -17,6 +17,8 @@ let ws = null;
 let state = null;          // the latest state drawn
 let queue = [];            // messages waiting for an animation to end
 let busy = false;          // showing a finished trick
+let shown = null;          // the state whose finished trick is shown
+let pending = null;        // a card tapped while a finished trick is shown: played or chosen after
 let fatal = false;
 let retry = 500;
 
@@ -100,8 +102,17 @@ function pump() {
 }
 
 function showTricks(msg, tricks, k) {
-  if (k >= tricks.length) { busy = false; draw(msg); pump(); return; }
+  if (k >= tricks.length) {
+    busy = false;
+    shown = null;
+    draw(msg);
+    pump();
+    if (!busy) takePending();
+    return;
+  }
   const t = tricks[k];
+  shown = msg;
+  drawInterim(msg, t);
   drawCenterTrick(msg.you, t.cards.map((c, i) => ({ seat: (t.leader + i) % 4, card: c })),
     t.winner);
   document.body.dataset.showing = "trick";
@@ -118,12 +129,20 @@ function showOnly(section) {
   document.body.dataset.phase = section === "game" ? (state ? state.phase : "playing") : section;
 }
 
+// where each seat sits as the viewer sees the table (the boxes of index.html: data-pos)
+const PLACES = ["you", "right", "across", "left"];
+
 function seatName(s, you) {
   if (!state) return `Seat ${s}`;
   const info = state.seats[s];
   const name = info.kind === "open" ? "open" : info.name;
   if (s === you) return info.sub !== null && state.game ? `You (for ${name})` : `You (${name})`;
-  return name;
+  return you === null || you === undefined ? name : `${PLACES[pos(s, you)]} · ${name}`;
+}
+
+// a seat's short name in the contract history: "you", "left", ...
+function place(s, you) {
+  return you === null || you === undefined ? `S${s}` : PLACES[pos(s, you)];
 }
 
 function pos(seat, you) { return (seat - (you ?? 0) + 4) % 4; }
@@ -230,6 +249,7 @@ function drawGame(msg) {
   drawHand(msg);
   const lastBtn = $("#last-btn");
   lastBtn.textContent = `Last trick (${g.looks_left} left)`;
+  lastBtn.hidden = g.contract === 6;  // trix has no tricks
   lastBtn.disabled = g.over || g.contract < 0 || g.contract === 6 || g.trick_no === 0
     || g.looks_left <= 0;
   $("#pre-note").textContent = g.preselect !== null && g.preselect !== undefined
@@ -364,17 +384,48 @@ function para(text, cls = "") {
   return el;
 }
 
-function drawHand(msg) {
+function drawHand(msg, interim = false) {
   const g = msg.game, h = $("#hand");
   h.replaceChildren();
-  const myTurn = g.turn === msg.you && !g.over && (g.decision === "play" || g.decision === "place");
+  const myTurn = !interim && g.turn === msg.you && !g.over
+    && (g.decision === "play" || g.decision === "place");
+  const chosen = interim && pending !== null ? pending : g.preselect;
   for (const c of sortHand(g.hand)) {
     const el = cardEl(c);
     if (myTurn) el.classList.add(g.legal.includes(c) ? "playable" : "dim");
-    if (g.preselect === c) el.classList.add("chosen");
+    if (chosen === c) el.classList.add("chosen");
     attachPointer(el, c);
     h.append(el);
   }
+}
+
+// while a finished trick is shown: the hand as it is now (the card played is gone), nothing
+// playable and no "Your turn"; a tap then is kept for when the trick is cleared
+function drawInterim(msg, t) {
+  const you = msg.you;
+  document.body.dataset.turn = "other";
+  document.body.dataset.decision = "wait";
+  for (const box of document.querySelectorAll(".seat-box")) {
+    drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
+    box.classList.remove("turn");
+  }
+  if (t.contract_no === msg.game.contract_no) drawHand(msg, true);
+  else $("#hand").replaceChildren();  // the contract's last trick: the next deal comes after
+  const name = seatName(t.winner, you);
+  const who = t.winner === you ? "You take"
+    : `${name.charAt(0).toUpperCase()}${name.slice(1)} takes`;
+  $("#prompt").replaceChildren(para(`${who} trick ${t.trick + 1}.`
+    + " A card you tap now is played (or chosen) when the trick is cleared."));
+  $("#pre-note").textContent = pending !== null
+    ? `Chosen for after this trick: ${cardName(pending)} (tap it again to cancel)` : "";
+}
+
+// play (or choose in advance) the card tapped while a finished trick was shown
+function takePending() {
+  const c = pending;
+  pending = null;
+  if (c === null || !state || !state.game || !state.game.hand.includes(c)) return;
+  choose(c);
 }
 
 function drawSide(msg) {
@@ -394,13 +445,13 @@ function drawSide(msg) {
   hist.replaceChildren();
   const head = document.createElement("tr");
   head.innerHTML = "<th>#</th><th>contract</th>" + [0, 1, 2, 3].map(() => "<th></th>").join("");
-  [0, 1, 2, 3].forEach((s) => { head.children[2 + s].textContent = s === you ? "you" : `S${s}`; });
+  [0, 1, 2, 3].forEach((s) => { head.children[2 + s].textContent = place(s, you); });
   hist.append(head);
   for (const h of g.history) {
     const tr = document.createElement("tr");
     tr.innerHTML = "<td></td><td></td>" + h.points.map(() => "<td class='num'></td>").join("");
     tr.children[0].textContent = String(h.no);
-    tr.children[1].textContent = `${CONTRACTS[h.contract] || "?"} (${h.picker === you ? "you" : `S${h.picker}`})`;
+    tr.children[1].textContent = `${CONTRACTS[h.contract] || "?"} (${place(h.picker, you)})`;
     h.points.forEach((v, s) => { tr.children[2 + s].textContent = v > 0 ? `+${v}` : String(v); });
     hist.append(tr);
   }
@@ -416,7 +467,17 @@ function drawSide(msg) {
 // ---- playing: tap, drag onto the table, or choose in advance --------------------------
 
 function choose(c) {
-  if (!state || !state.game || busy) return;
+  if (!state || !state.game) return;
+  if (busy) {  // a finished trick is shown: keep the tap for when it is cleared
+    if (!shown || !shown.game.hand.includes(c)) return;
+    pending = pending === c ? null : c;
+    for (const el of document.querySelectorAll("#hand .card")) {
+      el.classList.toggle("chosen", Number(el.dataset.card) === pending);
+    }
+    $("#pre-note").textContent = pending !== null
+      ? `Chosen for after this trick: ${cardName(pending)} (tap it again to cancel)` : "";
+    return;
+  }
   const g = state.game;
   const myTurn = g.turn === state.you && (g.decision === "play" || g.decision === "place");
   if (myTurn) {
