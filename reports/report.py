@@ -164,7 +164,21 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     _images(doc, images, "overall")
     if agg.has_contracts:
         _trix_aspects(doc, agg, images)
+    else:
+        aspects = game_aspects(game_of_runs(runs).name)
+        if aspects is not None:
+            aspects(doc, runs, agg.strategies)
     return doc
+
+
+def game_aspects(game: str) -> Callable[[Doc, Sequence[RunFolder], list[str]], None] | None:
+    """The report section of a game's own aspects, read from its tables (Trix's come from
+    its contracts table, in ``_trix_aspects``); None for a game without one."""
+    if game in ("trump7", "trump7-bid"):
+        from trixsim.reports.trump7_aspects import section
+
+        return section
+    return None
 
 
 def _trix_aspects(doc: Doc, agg: Aggregates, images: dict[str, list[str]]) -> None:

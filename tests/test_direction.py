@@ -116,6 +116,7 @@ def test_report_of_a_trump7_run_names_the_better_strategy(tmp_path: Path) -> Non
     assert "Higher points are better" in text
     assert "| `heuristic` vs `random` | 300 | matched | **heuristic** by" in text
     assert "Contract ordering" not in text  # Trix's aspects only where there are contracts
+    assert "## Tricks, honours and bids" in text and "bids made" not in text  # trump7's
     assert sorted(p.name for p in rep.glob("*.png")) == [
         "final_totals.png", "overall_mean_total.png", "overall_win_loss.png",
         "verdict_overall.png"]

@@ -104,3 +104,18 @@ def test_heuristic_beats_random_on_duplicate_deals(tmp_path: object) -> None:
     assert res.exit_code == 0, res.output
     diff = json.loads((out / "compare.json").read_text())["diff"]
     assert diff["lo"] > 0, diff
+
+
+def test_a_trump7_bid_report_shows_the_bids(tmp_path: object) -> None:
+    out, rep = tmp_path / "cmp", tmp_path / "rep"  # type: ignore[operator]
+    runner = CliRunner()
+    res = runner.invoke(cli, ["compare", "--game", "trump7-bid", "heuristic", "random", "-n",
+                              "200", "-j", "1", "-q", "--no-plots", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(cli, ["report", str(out), "-o", str(rep)]).exit_code == 0
+    text = (rep / "report.md").read_text()
+    rows = {line.split(" | ")[0].strip("| `"): line.split(" | ")
+            for line in text.splitlines() if line.startswith("| `")
+            and line.count(" | ") == 5}
+    made = {name: float(cells[4].split("%")[0]) for name, cells in rows.items()}
+    assert made["heuristic"] > made["random"]  # random bids 6.5 tricks on average

@@ -213,56 +213,12 @@ def _check(path: Path, no: int, rec: AnyRecord) -> int:
 def show(rec: AnyRecord) -> list[str]:
     """A record's play-by-play: Trix's transcripts contract by contract, envelopes action
     by action in their game's names."""
-    from trixsim.records import Record
-    from trixsim.records import play_by_play as actions
+    from trixsim.games import get_game
+    from trixsim.records import Record, play_by_play
 
-    return actions(rec) if isinstance(rec, Record) else play_by_play(rec)
-
-
-def _hand_text(cards: list[int]) -> str:
-    from trixsim.cards import RANKS, SUIT_SYMBOLS
-    from trixsim.transcript import hand_by_suit
-
-    parts = []
-    for s, suit in enumerate(hand_by_suit(cards)):
-        ranks = " ".join(RANKS[c & 7] for c in suit) or "-"
-        parts.append(f"{SUIT_SYMBOLS[s]} {ranks}")
-    return "   ".join(parts)
-
-
-def _row(values: list[int]) -> str:
-    return "  ".join(f"{v:>5}" for v in values)
-
-
-def play_by_play(rec: GameRecord) -> list[str]:
-    """A readable account of one game, contract by contract."""
-    from trixsim.cards import KING_OF_HEARTS, card_symbol
-    from trixsim.games.trix.rules import trick_winner
-    from trixsim.types import TRIX
-
-    seed = "" if rec.seed is None else f", seed {rec.seed}"
-    lines = [f"game {rec.game_id}{seed}, first picker: seat {rec.first_picker}",
-             "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(rec.strategies))]
-    for c in rec.contracts:
-        lines += ["", f"contract {c.number}: seat {c.picker} picks {c.name} (pick {c.pick})"]
-        lines += [f"  seat {s}: {_hand_text(h)}" for s, h in enumerate(c.hands)]
-        if c.contract == TRIX:
-            for seat, card in c.moves or []:
-                lines.append(f"  seat {seat}: {'pass' if card is None else card_symbol(card)}")
-        else:
-            holder = next(s for s, h in enumerate(c.hands) if KING_OF_HEARTS in h)
-            lines.append(f"  seat {holder} declares {card_symbol(KING_OF_HEARTS)}"
-                         if c.ray_declared else "  no declaration")
-            for i, (leader, cards) in enumerate(c.tricks or [], 1):
-                shown = " ".join(f"{card_symbol(x):>3}" for x in cards)
-                lines.append(f"  trick {i}: seat {leader} leads  {shown}  -> seat "
-                             f"{trick_winner(leader, cards)}")
-        lines.append(f"  points: {_row(c.points)}")
-        lines.append(f"  totals: {_row(c.totals)}")
-    lines += ["", f"final totals: {_row(rec.final_totals)}",
-              "winners: " + ", ".join(f"seat {s}" for s in rec.winners),
-              "losers: " + ", ".join(f"seat {s}" for s in rec.losers)]
-    return lines
+    # a transcript's view is Trix's own (the game that writes transcripts)
+    return play_by_play(rec) if isinstance(rec, Record) else \
+        get_game("trix").play_by_play(rec)
 
 
 def _game_or_id(ctx: click.Context, param: click.Parameter,

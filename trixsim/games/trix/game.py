@@ -97,6 +97,12 @@ class TrixGame:
         drop = [n for n in LEGACY_COLUMNS if n in c.column_names]
         return {**tables, "contracts": c.drop_columns(drop)}
 
+    def play_by_play(self, record: Any) -> list[str]:
+        """A trixsim-transcript/1 record's play-by-play, contract by contract."""
+        from trixsim.games.trix.show import play_by_play
+
+        return play_by_play(record)
+
     def whole_game_kernel(self) -> Any:
         """The compiled whole-game loop (its cache says whether a run must compile)."""
         from trixsim.games.trix.fast import play_games
