@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from cheats import Peeker
 from numba import njit
 
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix.fast import compiled_lineup
 from trixsim.games.trix.outcomes import OutcomeLog, games_table
-from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
-from trixsim.games.trix.state import COL
+from trixsim.games.trix.policy import POLICY_SIG
 from trixsim.loading import bundled, load_seats
 from trixsim.sim import StrategyError, play_batch
 from trixsim.strategy import Strategy
@@ -74,26 +74,6 @@ def test_bundled_policies_pass_the_policy_check() -> None:
     for cls in bundled().values():
         if cls().compiled() is not None:
             check_policy(cls(), games=60, seed=3)
-
-
-_SEAT = C["seat"]
-_HANDS = COL["hands"]  # a policy must never read these columns: this one does
-
-
-@njit(POLICY_SIG, cache=True)
-def _peeking(row: int, legal: int, hand: int, subkey: int, params: int, n: int) -> int:
-    s = state_row(row)
-    peek = s[_HANDS + (s[_SEAT] + 1) % 4]  # the next seat's hidden hand
-    if legal & peek:
-        return uniform_action(legal & peek, policy_key(s, subkey))
-    return uniform_action(legal, policy_key(s, subkey))
-
-
-class Peeker(Strategy):
-    """Plays like random in its methods... but its policy looks at the next seat's hand."""
-
-    name = "peeker"
-    policy = _peeking
 
 
 def test_a_policy_that_reads_hidden_hands_is_caught() -> None:

@@ -7,13 +7,13 @@ import sys
 
 import numpy as np
 import pytest
-from numba import njit
+from cheats import Peeker
 
 from trixsim.adapter import adapt
 from trixsim.cards import KING_OF_HEARTS, choose_uniform, highest_card, lowest_card
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError, Observation
-from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
+from trixsim.games.trix.policy import C
 from trixsim.games.trix.state import COL
 from trixsim.loading import bundled
 from trixsim.strategy import Param, Strategy
@@ -431,22 +431,6 @@ def test_an_engine_leaking_through_ply_fails_even_a_blind_strategy(
                                              r"'ply' of the deciding seat's observation "
                                              r"changed in a deal of the hidden cards"):
         check_fair_play(Lowest())
-
-
-@njit(POLICY_SIG)  # not cached: numba would not notice a change of what it inlines
-def _peeking(row: int, legal: int, hand: int, subkey: int, params: int, n: int) -> int:
-    s = state_row(row)
-    peek = s[_H + (s[_SEAT] + 1) % 4]  # the next seat's hidden hand
-    if legal & peek:
-        return uniform_action(legal & peek, policy_key(s, subkey))
-    return uniform_action(legal, policy_key(s, subkey))
-
-
-class Peeker(Strategy):
-    """Random in its methods, but its compiled policy reads the next seat's hand."""
-
-    name = "peeker"
-    policy = _peeking
 
 
 def test_a_compiled_policy_reading_the_redealt_cards_is_caught() -> None:
