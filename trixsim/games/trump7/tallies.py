@@ -45,14 +45,21 @@ _STOCK = COL["stock"]
 
 _HONOUR = np.zeros(N_RANKS, dtype=np.int64)
 _HONOUR[ACE], _HONOUR[JACK], _HONOUR[QUEEN] = 5, 4, 3
+_KIND = np.full(N_RANKS, -1, dtype=np.int64)  # a side card's lead kind by rank (-1: high)
+_KIND[:LOW_TOP + 1] = LEAD_LOWS
+_KIND[ACE] = LEAD_ACES
 
 
 @njit(cache=True)
-def _tally(S: np.ndarray, honour: np.ndarray, out: np.ndarray) -> None:
-    """``out[k * 4 + s, g]``: count ``TALLIES[k]`` of seat s in game g (zeros on entry)."""
+def _tally(S: np.ndarray, honour: np.ndarray, kinds: np.ndarray, out: np.ndarray) -> None:
+    """``out[k * 4 + s, g]``: count ``TALLIES[k]`` of seat s in game g (zeros on entry).
+    Branch-light: a card's strength in its trick is its rank, plus 16 if of the suit led,
+    plus 32 if a trump, and the strongest card wins (as ``rules.beats`` decides)."""
     held = np.zeros(4, dtype=np.int64)  # the trumps each seat holds
     c = np.zeros(4, dtype=np.int64)
+    acc = np.zeros(out.shape[0], dtype=np.int64)  # this game's counts
     for g in range(S.shape[0]):
+        acc[:] = 0
         trump = S[g, _TRUMP]
         low = N_RANKS * trump
         for s in range(4):
@@ -60,70 +67,64 @@ def _tally(S: np.ndarray, honour: np.ndarray, out: np.ndarray) -> None:
         for t in range(6):  # the dealt trumps: those a seat played less those it drew
             w = S[g, _LOG + t + 1] & 0xFF
             for d in range(4):
-                card = S[g, _STOCK + 4 * t + d]
-                if card // N_RANKS == trump:
-                    held[(w + d) & 3] &= ~(np.int64(1) << (card - low))
+                x = S[g, _STOCK + 4 * t + d] - low
+                if 0 <= x < N_RANKS:
+                    held[(w + d) & 3] &= ~(np.int64(1) << x)
         for t in range(13):
             log = S[g, _LOG + t]
             lead = log & 0xFF
-            best, pts = 0, 1
+            c0 = (log >> 8) & 0xFF
+            led = c0 // N_RANKS
+            led_trump = 1 if led == trump else 0
+            best, top, pts = 0, -1, 1
             for k in range(4):
                 card = (log >> (8 * k + 8)) & 0xFF
                 c[k] = card
-                if card // N_RANKS == trump:
-                    pts += honour[card - low]
-                if k > 0:
-                    top = c[best]
-                    if card // N_RANKS == top // N_RANKS:
-                        if card > top:
-                            best = k
-                    elif card // N_RANKS == trump:
-                        best = k
+                suit = card // N_RANKS
+                rank = card - N_RANKS * suit
+                is_trump = 1 if suit == trump else 0
+                pts += honour[rank] * is_trump
+                key = rank + 16 * (1 if suit == led else 0) + 32 * is_trump
+                if key > top:
+                    best, top = k, key
             w = (lead + best) & 3
             won = 1 if w == lead else 0
-            led = c[0] // N_RANKS
-            out[LEADS * 4 + lead, g] += 1
-            if won:
-                out[LEAD_WINS * 4 + lead, g] += 1
-                out[LEAD_POINTS * 4 + lead, g] += pts
-            kind = -1
-            if led == trump:
-                kind = LEAD_TRUMPS
-            elif c[0] % N_RANKS == ACE:
-                kind = LEAD_ACES
-            elif c[0] % N_RANKS <= LOW_TOP:
-                kind = LEAD_LOWS
+            acc[LEADS * 4 + lead] += 1
+            acc[LEAD_WINS * 4 + lead] += won
+            acc[LEAD_POINTS * 4 + lead] += pts * won
+            kind = LEAD_TRUMPS if led_trump else kinds[c0 - N_RANKS * led]
             if kind >= 0:
-                out[kind * 4 + lead, g] += 1
-                out[(kind + 1) * 4 + lead, g] += won
+                acc[kind * 4 + lead] += 1
+                acc[(kind + 1) * 4 + lead] += won
             for k in range(4):
                 s = (lead + k) & 3
-                suit = c[k] // N_RANKS
-                if k > 0 and suit != led:
-                    if suit == trump:
-                        out[RUFFS * 4 + s, g] += 1
-                        if w == s:
-                            out[RUFF_WINS * 4 + s, g] += 1
-                    else:
-                        out[DISCARDS * 4 + s, g] += 1
-                    if led != trump and held[s] != 0:
-                        out[RUFF_CHANCES * 4 + s, g] += 1
-                if suit == trump:
-                    if w != s:
-                        out[HONOURS_LOST * 4 + s, g] += honour[c[k] - low]
-                    held[s] &= ~(np.int64(1) << (c[k] - low))
+                card = c[k]
+                suit = card // N_RANKS
+                is_trump = 1 if suit == trump else 0
+                void = 1 if (k > 0 and suit != led) else 0
+                ruff = void * is_trump
+                acc[RUFFS * 4 + s] += ruff
+                acc[RUFF_WINS * 4 + s] += ruff * (1 if w == s else 0)
+                acc[DISCARDS * 4 + s] += void - ruff
+                acc[RUFF_CHANCES * 4 + s] += void * (1 - led_trump) * (1 if held[s] else 0)
+                x = card - low
+                if is_trump:
+                    acc[HONOURS_LOST * 4 + s] += honour[x] * (1 if w != s else 0)
+                    held[s] &= ~(np.int64(1) << x)
             if t < 6:
                 for d in range(4):
-                    card = S[g, _STOCK + 4 * t + d]
-                    if card // N_RANKS == trump:
-                        held[(w + d) & 3] |= np.int64(1) << (card - low)
+                    x = S[g, _STOCK + 4 * t + d] - low
+                    if 0 <= x < N_RANKS:
+                        held[(w + d) & 3] |= np.int64(1) << x
+        for k in range(acc.shape[0]):
+            out[k, g] = acc[k]
 
 
 def tally(st: GameState) -> np.ndarray:
     """(len(TALLIES) * 4, B) int8 counts of a batch of finished games: row ``k * 4 + s``
     is count ``TALLIES[k]`` of seat s (see the module doc)."""
     out = np.zeros((len(TALLIES) * 4, st.batch_size), dtype=np.int8)
-    _tally(np.ascontiguousarray(st.data), _HONOUR, out)
+    _tally(np.ascontiguousarray(st.data), _HONOUR, _KIND, out)
     return out
 
 
