@@ -200,6 +200,12 @@ class Pooled:
         return float(r), float(lo), float(hi), n
 
     @property
+    def counted(self) -> bool:
+        """Whether the runs' tables have the counts of play (leads, ruffs, honours lost;
+        trump7 tables written before them have none)."""
+        return any(s.get("leads", 0) for s in self.sums.values())
+
+    @property
     def bidding(self) -> bool:
         """Whether any bid was made (trump7-bid)."""
         return any(c.sum() for c in self.calibration.values())
@@ -293,6 +299,11 @@ def section(doc: Any, pooled: Pooled) -> None:
                    "beaten (under-bid)", "points won by the bid", "points lost by the bid",
                    "points from the bid per game"], rows)
         _images(doc, images, "trump7_bidding")
+    if not pooled.counted:
+        doc.p("The runs' games tables have no counts of play (leads, ruffs, honours lost: "
+              "tables written before trump7's format had them), so trump use and lead "
+              "choices cannot be shown; play the runs again to see them.")
+        return
     doc.h("Trump use")
     doc.p("When it holds none of a side suit led but holds a trump, a seat may trump (a "
           "*ruff*) or discard; honours are the trump ace (5), jack (4) and queen (3), "

@@ -184,7 +184,8 @@ def leads(pooled: Pooled, out: Path) -> str:
 
 def behaviour(pooled: Pooled, out: Path) -> dict[str, list[str]]:
     """Every behaviour plot, by section."""
-    images = {"trump7_trumps": [trumps(pooled, out)], "trump7_leads": [leads(pooled, out)]}
+    images = {"trump7_trumps": [trumps(pooled, out)], "trump7_leads": [leads(pooled, out)]} \
+        if pooled.counted else {}
     if pooled.bidding:
         images["trump7_bidding"] = [bidding(pooled, out)]
     return images

@@ -108,3 +108,32 @@ def test_measures_point_the_right_way() -> None:
     assert ppl[:2].tolist() == [1.0, 3.5] and np.isnan(ppl[2:]).all()  # no lead: undefined
     nobid = dict(base, bid=np.full((2, 4), -1.0))
     assert np.isnan(t7.measures(nobid)[("bidding", "", "bid points")]).all()
+
+
+def test_tables_without_the_counts_of_play_still_report(tmp_path: Path) -> None:
+    """trump7 tables written before the counts of play: check passes, the report judges
+    the bid and says why trump use and leads are missing."""
+    import pyarrow.parquet as pq
+
+    from trixsim.games.trump7.tallies import TALLIES
+    from trixsim.runfolder import data_digest, encode_table, read_run, write_run_json
+
+    out, rep = tmp_path / "cmp", tmp_path / "rep"
+    res = CliRunner().invoke(cli, ["compare", "--game", "trump7-bid", "heuristic", "random",
+                                   "-n", "60", "-j", "1", "-q", "--no-plots", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    meta = read_run(out)
+    for chunk in meta["chunks"]:
+        path = out / chunk["games_file"]
+        blob = encode_table(pq.read_table(path).drop(
+            [f"{k}_{s}" for k in TALLIES for s in range(4)]))
+        path.write_bytes(blob)
+        chunk["sha256"]["games"], chunk["bytes"]["games"] = data_digest(blob), len(blob)
+    write_run_json(out, meta)
+    assert CliRunner().invoke(cli, ["check", str(out)]).exit_code == 0
+    res = CliRunner().invoke(cli, ["report", str(out), "-o", str(rep)])
+    assert res.exit_code == 0, res.output
+    text = (rep / "report.md").read_text()
+    assert _row(text, "| pair (A vs B) |")[3:] == ["overall", "bidding"]
+    assert "have no counts of play" in text and "## Trump use" not in text
+    assert sorted(p.name for p in rep.glob("trump7_*.png")) == ["trump7_bidding.png"]
