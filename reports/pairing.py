@@ -178,8 +178,7 @@ class _Group:
         matched, seat = lineup_pairs(self.lineups)
         # without any pair only the finals are needed (per-lineup view): skip the contracts
         self.paired = bool(matched or seat) and all(r.has_contracts for r in runs)
-        # a game's own per-seat columns (its aspects plug-in's), only where there are pairs
-        self.columns = list(columns) if (matched or seat) else []
+        self.columns = list(columns) if (matched or seat) else []  # a game plug-in's
 
     def blocks(self, size: int | None = None) -> Iterator[DealTable]:
         """The group's deals in blocks of ``size`` (default: what ``BLOCK_BYTES`` holds)."""
@@ -256,17 +255,14 @@ def _read_games(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
         r, g = _rows(run, t, m, b)
         for s in range(4):
             t.finals[r, g, s] = b[score[s]]
-    have = set(run.columns("games"))
-    stems = [c for c in t.extra if all(f"{c}_{s}" in have for s in range(4))]
-    if not stems:  # a table written before these columns: they stay missing (NaN)
-        return
-    cols = [f"{c}_{s}" for c in stems for s in range(4)]
+    have = set(run.columns("games"))  # a table without a column: it stays missing (NaN)
+    cols = [f"{c}_{s}" for c in t.extra if {f"{c}_{s}" for s in range(4)} <= have
+            for s in range(4)]
     for b in batches(run, "games", ["game", "lineup", *cols],
-                     games=(t.first, t.first + t.deals)):
+                     games=(t.first, t.first + t.deals)) if cols else ():
         r, g = _rows(run, t, m, b)
-        for c in stems:
-            for s in range(4):
-                t.extra[c][r, g, s] = b[f"{c}_{s}"]
+        for col in cols:
+            t.extra[col[:-2]][r, g, int(col[-1])] = b[col]
 
 
 def _read_contracts(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
