@@ -13,7 +13,9 @@ and its interval is over deals, the independent unit. Differences are always A �
 before B in display order; which sign is better is the game's (``Paired.higher_is_better``):
 in Trix lower totals win, so a negative difference means A is better, in trump7 the
 opposite. Only the final scores are paired in every game; Trix's runs add their
-per-contract aspects (contracts picked, K♥ declaration, trix timing).
+per-contract aspects (contracts picked, K♥ declaration, trix timing), and a game that
+names an aspects plug-in (``reports.aspects``) adds the measures it computes from its
+games table.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from trixsim.reports.aspects import aspects_of
 from trixsim.reports.stats import Estimate, Moments
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, game_of_runs
 
@@ -99,7 +103,9 @@ class DealTable:
     others picked. ``trix_pick`` is the pick number of seat s's trix (0: not played).
     ``kh[r, d, k]`` codes contract number k+1 when it is ray or general:
     ``which * 8 + holder * 2 + declared`` (-1 otherwise), with the holder's points
-    (``kh_own``) and the other seats' summed points (``kh_table``).
+    (``kh_own``) and the other seats' summed points (``kh_table``). ``extra`` holds the
+    per-seat columns a game's aspects plug-in reads, by stem, ``[row, deal, seat]``
+    (NaN where not played).
     """
 
     seed: int
@@ -114,6 +120,7 @@ class DealTable:
     kh: np.ndarray
     kh_own: np.ndarray
     kh_table: np.ndarray
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def deals(self) -> int:
@@ -150,7 +157,8 @@ class LineupStats:
 class _Group:
     """The runs on one seed, read a block of deals at a time as ``DealTable``s."""
 
-    def __init__(self, seed: int, runs: list[RunFolder], ids: list[str]) -> None:
+    def __init__(self, seed: int, runs: list[RunFolder], ids: list[str],
+                 columns: Sequence[str] = ()) -> None:
         self.seed, self.runs = seed, runs
         self.first = min(int(r.meta.get("first_game", 0)) for r in runs)
         self.end = max(int(r.meta.get("first_game", 0)) + int(r.meta.get("games", 0))
@@ -170,11 +178,13 @@ class _Group:
         matched, seat = lineup_pairs(self.lineups)
         # without any pair only the finals are needed (per-lineup view): skip the contracts
         self.paired = bool(matched or seat) and all(r.has_contracts for r in runs)
+        self.columns = list(columns) if (matched or seat) else []  # a game plug-in's
 
     def blocks(self, size: int | None = None) -> Iterator[DealTable]:
         """The group's deals in blocks of ``size`` (default: what ``BLOCK_BYTES`` holds)."""
         n = len(self.lineups)
-        size = size or max(1000, BLOCK_BYTES // (PER_LINEUP_DEAL * n + PER_DEAL))
+        per = PER_LINEUP_DEAL + 48 * len(self.columns)
+        size = size or max(1000, BLOCK_BYTES // (per * n + PER_DEAL))
         for lo in range(self.first, self.end, size):
             yield self.table(lo, min(self.end, lo + size))
 
@@ -189,6 +199,7 @@ class _Group:
                       np.zeros((n, h, 4), dtype=np.int32), np.zeros((n, h, 4), dtype=np.int8),
                       np.full((n, h, 28), -1, dtype=np.int8),
                       np.zeros((n, h, 28), dtype=np.int16), np.zeros((n, h, 28), dtype=np.int16))
+        t.extra = {c: np.full((n, g, 4), np.nan, dtype=np.float32) for c in self.columns}
         for r, m in zip(self.runs, self.maps, strict=True):
             _read_games(r, t, m)
             if h:
@@ -196,12 +207,14 @@ class _Group:
         return t
 
 
-def groups(runs: Sequence[RunFolder], ids: Sequence[str]) -> list[_Group]:
-    """The runs by seed: deals are the same only within a seed."""
+def groups(runs: Sequence[RunFolder], ids: Sequence[str],
+           columns: Sequence[str] = ()) -> list[_Group]:
+    """The runs by seed: deals are the same only within a seed (``columns``: per-seat
+    column stems to read besides the final scores)."""
     by_seed: dict[int, list[int]] = defaultdict(list)
     for k, r in enumerate(runs):
         by_seed[int(r.meta.get("seed", 0))].append(k)
-    return [_Group(seed, [runs[k] for k in ks], [ids[k] for k in ks])
+    return [_Group(seed, [runs[k] for k in ks], [ids[k] for k in ks], columns)
             for seed, ks in by_seed.items()]
 
 
@@ -209,10 +222,14 @@ def read_pairs(runs: Sequence[RunFolder], ids: Sequence[str], order: Sequence[st
                keep_deals: bool = False, block: int | None = None
                ) -> tuple[Paired, list[LineupStats]]:
     """Pair the games of the runs (``pair``) and sum up each lineup (``LineupStats``),
-    reading a block of deals at a time: memory stays bounded however many games."""
-    pairer = Pairer(order, keep_deals, game_of_runs(runs).higher_is_better if runs else False)
+    reading a block of deals at a time: memory stays bounded however many games. The
+    game's aspects plug-in (if it names one) adds its measures."""
+    game = game_of_runs(runs) if runs else None
+    aspects = aspects_of(game) if game is not None else None
+    pairer = Pairer(order, keep_deals, game.higher_is_better if game is not None else False,
+                    aspects)
     stats: list[LineupStats] = []
-    for grp in groups(runs, ids):
+    for grp in groups(runs, ids, aspects.COLUMNS if aspects is not None else ()):
         mine = [LineupStats(grp.seed, lineup, grp.ids[r])
                 for r, lineup in enumerate(grp.lineups)]
         for t in grp.blocks(block):
@@ -238,6 +255,14 @@ def _read_games(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
         r, g = _rows(run, t, m, b)
         for s in range(4):
             t.finals[r, g, s] = b[score[s]]
+    have = set(run.columns("games"))  # a table without a column: it stays missing (NaN)
+    cols = [f"{c}_{s}" for c in t.extra if {f"{c}_{s}" for s in range(4)} <= have
+            for s in range(4)]
+    for b in batches(run, "games", ["game", "lineup", *cols],
+                     games=(t.first, t.first + t.deals)) if cols else ():
+        r, g = _rows(run, t, m, b)
+        for col in cols:
+            t.extra[col[:-2]][r, g, int(col[-1])] = b[col]
 
 
 def _read_contracts(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
@@ -322,6 +347,8 @@ class Paired:
     deals: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     higher_is_better: bool = False
     """The game's score direction: whether a positive A − B means A is better."""
+    summary: tuple[tuple[str, tuple[str, str, str], str], ...] = ()
+    """A game plug-in's summary verdict columns: (name, (aspect, cell, measure), meaning)."""
 
     def a_better(self, mean: float) -> bool:
         """Whether an A − B difference of ``mean`` (not 0) favours A in this game."""
@@ -353,9 +380,10 @@ class Pairer:
     """Pairs games block after block of deals; ``result`` gives the ``Paired``."""
 
     def __init__(self, order: Sequence[str], keep_deals: bool = False,
-                 higher_is_better: bool = False) -> None:
+                 higher_is_better: bool = False, aspects: Any = None) -> None:
         self.order, self.keep = list(order), keep_deals
         self.higher_is_better = higher_is_better
+        self.aspects = aspects
         self.rank = {s: k for k, s in enumerate(order)}
         self.moments: dict[str, dict[Key, Moments]] = {MATCHED: {}, SEAT: {}}
         self.deals: dict[str, dict[tuple[str, str], list[np.ndarray]]] = {
@@ -364,6 +392,8 @@ class Pairer:
     def add(self, t: DealTable) -> None:
         """Pair the games of one block of deals (every deal of it is whole here)."""
         matched, seat = lineup_pairs(t.lineups)
+        values = self.aspects.measures(t.extra) if self.aspects is not None and t.extra \
+            else {}
         for how, plist in ((MATCHED, matched), (SEAT, seat)):
             by_pair: dict[tuple[str, str], list[tuple[int, int, int]]] = defaultdict(list)
             for i, j, s in plist:
@@ -376,7 +406,7 @@ class Pairer:
                 acc = _Acc()
                 for i, j, s in items:
                     _pair_values(t, i, j, s, lambda *k, a=a, b=b, acc=acc:
-                                 acc.add((a, b, *k[:3]), k[3], k[4]))
+                                 acc.add((a, b, *k[:3]), k[3], k[4]), values)
                 for key, means in acc.flush():
                     self.moments[how].setdefault(key, Moments()).add(means)
                     if self.keep and key[2:] == TOTAL:
@@ -394,7 +424,8 @@ class Pairer:
             for ab, parts in self.deals[how].items():
                 if method.get(ab) == how:
                     deals[ab] = np.concatenate(parts)
-        return Paired(self.order, moments, method, deals, self.higher_is_better)
+        summary = tuple(self.aspects.SUMMARY) if self.aspects is not None else ()
+        return Paired(self.order, moments, method, deals, self.higher_is_better, summary)
 
 
 def pair(tables: Iterable[DealTable], order: Sequence[str],
@@ -406,13 +437,17 @@ def pair(tables: Iterable[DealTable], order: Sequence[str],
     return pairer.result()
 
 
-def _pair_values(t: DealTable, i: int, j: int, s: int,
-                 add: Callable[..., None]) -> None:
-    """Per-deal differences of row i (strategy A in seat s) minus row j (B), by aspect."""
+def _pair_values(t: DealTable, i: int, j: int, s: int, add: Callable[..., None],
+                 values: dict[tuple[str, str, str], np.ndarray] | None = None) -> None:
+    """Per-deal differences of row i (strategy A in seat s) minus row j (B), by aspect
+    (``values``: a game plug-in's measures ``[row, deal, seat]``, NaN where undefined)."""
     fa, fb = t.finals[i, :, s].astype(np.float64), t.finals[j, :, s].astype(np.float64)
     ok = (np.isfinite(fa) & np.isfinite(fb)).astype(np.float64)
     diff = fa - fb
     add("total", "", "final", diff, ok)
+    for key, v in (values or {}).items():
+        va, vb = v[i, :, s], v[j, :, s]
+        add(*key, va - vb, ok * (np.isfinite(va) & np.isfinite(vb)))
     if t.own.shape[1] == 0:  # a game without Trix's contracts: its final scores only
         return
     own = t.own[i, :, s].astype(np.float64) - t.own[j, :, s]

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from trixsim.reports import plots, verdict_plots, verdicts
 from trixsim.reports.aggregate import DECLARABLE, TRIX, Aggregates, aggregate
+from trixsim.reports.aspects import aspects_of
 from trixsim.reports.html import render
 from trixsim.reports.pairing import (
     DuplicateRunError,
@@ -106,11 +107,13 @@ def select(agg: Aggregates, names: Sequence[str]) -> Aggregates:
 
 def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str]],
           title: str, intro: Doc | None = None, paired: Paired | None = None,
-          lineups: Sequence[LineupStats] = ()) -> Doc:
+          lineups: Sequence[LineupStats] = (), behaviour: object = None) -> Doc:
     """The report document for ``agg`` (``images``: plot files by section function name;
     ``paired`` and ``lineups``: the duplicate pairing of the runs' games, and each
-    lineup's results)."""
+    lineup's results; ``behaviour``: what the game's aspects plug-in pooled, with its
+    plots, if it has one)."""
     doc = Doc(title)
+    aspects = None if agg.has_contracts else aspects_of(game_of_runs(runs))
     ids = run_ids(runs)
     word = agg.score_word
     plural = word if word.endswith("s") else word + "s"
@@ -151,6 +154,8 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
                   verdicts.lineup_rows(lineups))
     if paired is not None and paired.method:
         verdicts.add_details(doc, paired)
+        if aspects is not None:
+            aspects.details(doc, paired)
         _images(doc, images, "verdict_aspects")
     doc.h("Overall (pooled over lineups)")
     rows = []
@@ -164,21 +169,11 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     _images(doc, images, "overall")
     if agg.has_contracts:
         _trix_aspects(doc, agg, images)
-    else:
-        aspects = game_aspects(game_of_runs(runs).name)
-        if aspects is not None:
-            aspects(doc, runs, agg.strategies)
+    elif aspects is not None:  # the game's own aspects (reports.aspects)
+        if behaviour is None:
+            behaviour = aspects.behaviour(runs, agg.strategies)
+        aspects.section(doc, behaviour)
     return doc
-
-
-def game_aspects(game: str) -> Callable[[Doc, Sequence[RunFolder], list[str]], None] | None:
-    """The report section of a game's own aspects, read from its tables (Trix's come from
-    its contracts table, in ``_trix_aspects``); None for a game without one."""
-    if game in ("trump7", "trump7-bid"):
-        from trixsim.reports.trump7_aspects import section
-
-        return section
-    return None
 
 
 def _trix_aspects(doc: Doc, agg: Aggregates, images: dict[str, list[str]]) -> None:
@@ -305,9 +300,16 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
         images = {f.__name__: f(agg, tmp) for f in plots.sections(agg)}
         busiest = agg.strategies[int(np.argmax(agg.final[:, :, 0].sum(axis=1)))]
         images |= verdict_plots.draw(paired, tmp, reference=busiest)
+        aspects = None if agg.has_contracts else aspects_of(game)
+        behaviour = None
+        if aspects is not None:  # the game's own aspects: their verdicts and behaviour
+            if paired.method:
+                images.setdefault("verdict_aspects", []).extend(aspects.verdict_plots(
+                    paired, tmp, verdict_plots.choose(paired, busiest)))
+            behaviour = aspects.behaviour(runs, agg.strategies, tmp)
         if intro_plots is not None:
             images["intro"] = intro_plots(tmp)
-        doc = build(agg, runs, images, title, intro, paired, lineups)
+        doc = build(agg, runs, images, title, intro, paired, lineups, behaviour)
         (tmp / "report.md").write_text(doc.markdown())
         (tmp / "index.html").write_text(doc.html())
         verdicts.write_csv(paired, tmp / "verdicts.csv")

@@ -4,12 +4,14 @@ Each panel is a forest plot: one row per strategy pair (A vs B), the mean A − 
 with its 95% interval over deals, and a line at 0. Which side is better is the game's: in
 Trix, left of the line (A scores fewer points); in trump7, right of it. An interval that
 crosses the line means the data cannot tell. Every game gets the overall plot; Trix's
-runs add their aspects (contracts, K♥ declaration, trix timing).
+runs add their aspects (contracts, K♥ declaration, trix timing); a game's aspects plug-in
+draws its own with ``forest`` on the pairs ``choose`` picks.
 """
 
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -25,6 +27,33 @@ from trixsim.reports.verdicts import trix_aspects  # noqa: E402
 from trixsim.types import CONTRACT_NAMES  # noqa: E402
 
 Panel = tuple[str, list[Estimate]]
+
+
+@dataclass
+class Chosen:
+    """The strategy pairs a verdict plot draws, with their row labels and colours, and the
+    note its titles end with."""
+
+    pairs: list[tuple[str, str]]
+    labels: list[str]
+    colours: list[str]
+    note: str
+
+    def est(self, p: Paired, aspect: str, cell: str, measure: str) -> list[Estimate]:
+        """The estimate of one measure for each chosen pair."""
+        return [p.get(a, b, aspect, cell, measure) for a, b in self.pairs]
+
+
+def choose(p: Paired, reference: str | None = None, max_pairs: int = 10) -> Chosen:
+    """Every pair, or with more than ``max_pairs`` only those with ``reference``."""
+    pairs = p.pairs()
+    note = "(filled: the interval excludes 0; colour of A)"
+    if len(pairs) > max_pairs and reference is not None:
+        pairs = [ab for ab in pairs if reference in ab] or pairs
+        note = f"(pairs with {reference}; filled: the interval excludes 0; colour of A)"
+    labels = [f"{a} vs {b}" + ("" if p.method[(a, b)] == MATCHED else " (seat only)")
+              for a, b in pairs]
+    return Chosen(pairs, labels, [colour(a) for a, _ in pairs], note)
 
 
 def forest(panels: list[Panel], labels: list[str], colours: list[str], title: str,
@@ -76,16 +105,10 @@ def draw(p: Paired, out: Path, reference: str | None = None,
          max_pairs: int = 10) -> dict[str, list[str]]:
     """Every verdict plot; {} when no pair of strategies shares deals. With more than
     ``max_pairs`` pairs only those with ``reference`` are drawn (the tables have all)."""
-    pairs = p.pairs()
-    if not pairs:
+    if not p.pairs():
         return {}
-    note = "(filled: the interval excludes 0; colour of A)"
-    if len(pairs) > max_pairs and reference is not None:
-        pairs = [ab for ab in pairs if reference in ab] or pairs
-        note = f"(pairs with {reference}; filled: the interval excludes 0; colour of A)"
-    labels = [f"{a} vs {b}" + ("" if p.method[(a, b)] == MATCHED else " (seat only)")
-              for a, b in pairs]
-    colours = [colour(a) for a, _ in pairs]
+    chosen = choose(p, reference, max_pairs)
+    pairs, labels, colours, note = chosen.pairs, chosen.labels, chosen.colours, chosen.note
 
     def est(aspect: str, cell: str, measure: str) -> list[Estimate]:
         return [p.get(a, b, aspect, cell, measure) for a, b in pairs]
@@ -191,4 +214,4 @@ def ranking(r: object, out: Path) -> list[str]:
     return ["tournament_ranking.png"]
 
 
-__all__ = ["draw", "forest", "ranking"]
+__all__ = ["Chosen", "choose", "draw", "forest", "ranking"]

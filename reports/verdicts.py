@@ -4,8 +4,10 @@ Built on ``pairing.Paired``: every number is a mean over deals of A − B (A bef
 display order) with its 95% interval over deals; which sign is better is the game's
 (``Paired.higher_is_better``: in Trix negative, fewer points, is better; in trump7
 positive). Every game gets the overall verdict on final scores; Trix's runs add their
-aspects (contracts picked, K♥ declaration, trix timing). A verdict names the better
-strategy only when the interval excludes 0; otherwise it says that the data cannot tell.
+aspects (contracts picked, K♥ declaration, trix timing), and a game's aspects plug-in its
+own (``Paired.summary``; its detail tables are the plug-in's ``details``). A verdict names
+the better strategy only when the interval excludes 0; otherwise it says that the data
+cannot tell.
 """
 
 from __future__ import annotations
@@ -43,8 +45,12 @@ def trix_aspects(p: Paired) -> bool:
 
 
 def summary_aspects(p: Paired) -> tuple[tuple[str, tuple[str, str, str], str], ...]:
-    """The summary's (name, key, meaning) columns for the game of ``p``."""
-    return SUMMARY_ASPECTS if trix_aspects(p) else GENERIC_ASPECTS
+    """The summary's (name, key, meaning) columns for the game of ``p`` (a game plug-in's
+    columns only where its runs have data for them, e.g. bids)."""
+    if trix_aspects(p):
+        return SUMMARY_ASPECTS
+    return GENERIC_ASPECTS + tuple(a for a in p.summary
+                                   if any(k[2:] == a[1] for k in p.moments))
 
 
 def direction_words(higher_is_better: bool) -> tuple[str, str]:
@@ -82,8 +88,8 @@ def summary_rows(p: Paired) -> list[list[str]]:
         total = p.get(a, b, "total", "", "final")
         row = [f"`{a}` vs `{b}`", f"{total.n:,}",
                "matched" if p.method[(a, b)] == MATCHED else "seat only"]
-        row += [verdict(p.get(a, b, *key), a, b, higher_is_better=p.higher_is_better)
-                for _, key, _ in aspects]
+        row += [verdict(p.get(a, b, *key), a, b, 2 if (name, key, what) in p.summary else 1,
+                        p.higher_is_better) for name, key, what in aspects]
         if aspects is not SUMMARY_ASPECTS:
             rows.append(row)
             continue

@@ -1,6 +1,7 @@
 """trump7's ``heuristic``: a rule-of-thumb player of trump7 and trump7-bid, compiled.
 
-Every choice is a threshold of a parameter (tunable with ``trixsim tune --game trump7``):
+Every choice is a threshold of a parameter (tunable with ``trixsim tune --game trump7``,
+within the bounds each parameter declares: the ranges where its threshold changes play):
 
 - bid: trumps, side aces and side kings of the seven cards, each weighted, scaled to
   thirteen tricks and shaded down;
@@ -32,13 +33,14 @@ _ORDER = ("bid_trump", "bid_ace", "bid_king", "bid_scale", "bid_shade", "trump_t
 
 
 BID_PARAMS = {
-    "bid_trump": Param(0.8, "bid: tricks a trump of the seven cards is worth"),
-    "bid_ace": Param(0.7, "bid: tricks a side ace is worth"),
-    "bid_king": Param(0.3, "bid: tricks a side king is worth"),
+    "bid_trump": Param(0.8, "bid: tricks a trump of the seven cards is worth",
+                       bounds=(0.0, 1.5)),
+    "bid_ace": Param(0.7, "bid: tricks a side ace is worth", bounds=(0.0, 1.5)),
+    "bid_king": Param(0.3, "bid: tricks a side king is worth", bounds=(0.0, 1.0)),
     "bid_scale": Param(1.5, "bid: the seven cards' estimate times this (cards drawn later "
-                            "win tricks too)"),
+                            "win tricks too)", bounds=(0.5, 3.0)),
     "bid_shade": Param(1.0, "bid: tricks taken off the estimate (a short bid costs 2 a "
-                            "trick, one above it only 1)"),
+                            "trick, one above it only 1)", bounds=(0.0, 4.0)),
 }
 """The bid's parameters (trump7-bid's heuristic only)."""
 
@@ -53,14 +55,16 @@ class Trump7Heuristic(Strategy):
     params = {
         "trump_threshold": Param(1.0, "void in the suit led: trump when the trick's worth "
                                       "(1 + honour points in it) minus the over-trump risk "
-                                      "reaches this"),
+                                      "reaches this", bounds=(0.0, 8.0)),
         "overtrump_risk": Param(0.3, "points taken off a trick's worth per seat still to "
-                                     "play after (it may over-trump)"),
+                                     "play after (it may over-trump)", bounds=(0.0, 3.0)),
         "honour_guard": Param(0, "play the trump jack or queen to a trick only when at most "
-                                 "this many unseen trumps outrank it (or nobody plays after)"),
-        "lead_trumps": Param(4, "lead trumps when holding at least this many"),
+                                 "this many unseen trumps outrank it (or nobody plays after)",
+                              bounds=(0, 3)),
+        "lead_trumps": Param(4, "lead trumps when holding at least this many (8: never, a "
+                                "hand has at most 7 cards)", bounds=(1, 8)),
         "lead_boss": Param(1.0, "above 0.5: lead a side card nobody can beat when there is "
-                                "one"),
+                                "one", bounds=(0.0, 1.0)),
     }
     observes = frozenset({"legal", "hand", *PUBLIC})
     policy = K.heuristic_policy

@@ -116,10 +116,12 @@ def test_report_of_a_trump7_run_names_the_better_strategy(tmp_path: Path) -> Non
     assert "Higher points are better" in text
     assert "| `heuristic` vs `random` | 300 | matched | **heuristic** by" in text
     assert "Contract ordering" not in text  # Trix's aspects only where there are contracts
-    assert "## Tricks, honours and bids" in text and "bids made" not in text  # trump7's
+    # trump7's own aspects (no bidding without the bid)
+    assert "## Trump use" in text and "## Lead choices" in text and "## Bidding" not in text
     assert sorted(p.name for p in rep.glob("*.png")) == [
         "final_totals.png", "overall_mean_total.png", "overall_win_loss.png",
-        "verdict_overall.png"]
+        "trump7_leads.png", "trump7_trumps.png", "verdict_leads.png", "verdict_overall.png",
+        "verdict_trumps.png"]
 
 
 def test_a_report_refuses_runs_of_two_games(tmp_path: Path) -> None:

@@ -143,3 +143,14 @@ def test_check_with_game_names_the_folders_game(tmp_path: Path) -> None:
     assert res.exit_code == 2 and f"{out} plays trump7, not trix" in res.output
     res = runner.invoke(cli, ["check", str(out), "--game", "chess"])
     assert res.exit_code == 2 and "unknown game 'chess'" in res.output
+
+
+def test_a_trump7_run_folder_is_replaced_with_force(tmp_path: Path) -> None:
+    """A run folder without a contracts table (trump7) is recognised as the tool's own and
+    replaced with --force (it used to fail with a KeyError traceback)."""
+    out = tmp_path / "t7"
+    runner = CliRunner()
+    for extra in ([], ["--force"]):
+        res = runner.invoke(cli, ["run", "--game", "trump7", "-n", "20", "-j", "1", "-q",
+                                  "-o", str(out), *extra])
+        assert res.exit_code == 0, res.output

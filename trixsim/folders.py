@@ -218,7 +218,8 @@ def _changed_chunks(path: Path) -> list[str]:
         chunks = read_run(path)["chunks"]
     except RunFolderError:
         chunks = []
-    listed = {c[f"{t}_file"]: (t, c) for c in chunks for t in _SUBFOLDERS}
+    listed = {c[f"{t}_file"]: (t, c) for c in chunks for t in _SUBFOLDERS
+              if f"{t}_file" in c}  # a game without a contracts table lists none
     out = []
     for table in sorted(_SUBFOLDERS):
         if not (path / table).is_dir():

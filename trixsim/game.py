@@ -26,7 +26,9 @@ Beyond the rules, a game says what its callers need and nothing of it is assumed
 - **events**: ``event_log()`` makes the buffer ``init``/``step`` fill, and
   ``events_module`` holds ``decode(rows, game_ids)`` and ``visible_to(event, seat)``;
 - **records**: ``record_fields``, the per-game inputs besides the seed and game index a
-  record must keep to replay a game (Trix: its first picker; none for trump7).
+  record must keep to replay a game (Trix: its first picker; none for trump7);
+- **report aspects** (optional): ``report_aspects``, the import path of the report's
+  plug-in for the game's own aspects (``trixsim.reports.aspects``); absent: none.
 """
 
 from __future__ import annotations

@@ -59,6 +59,9 @@ class Param:
     """For a number: the least and greatest value a server accepts from a stranger (a web
     table's host seating a bot), so that no one can make a bot think for hours; None for
     a parameter that does not change how long the strategy thinks."""
+    bounds: tuple[float, float] | None = None
+    """For a number: the range ``trixsim tune`` searches by default (None: the tables of
+    ``trixsim.tune.spsa.DEFAULT_BOUNDS``, else the default ± max(1, |default|))."""
 
     @property
     def type(self) -> type:

@@ -47,8 +47,9 @@ DEFAULT_BOUNDS: dict[str, dict[str, tuple[float, float]]] = {
     },
     "pimc": {"worlds": (1, 48), "win_bonus": (0.0, 600.0), "lose_penalty": (0.0, 1200.0)},
 }
-"""Default bounds by strategy name (they also serve subclasses that inherit the parameter).
-Other parameters: default ± max(1, |default|). A starting value outside its default bounds
+"""Default bounds by strategy name (they also serve subclasses that inherit the parameter),
+for parameters that declare none (``Param.bounds``, which comes first). Other parameters:
+default ± max(1, |default|). A starting value outside its default bounds
 widens them to include it."""
 
 Bounds = dict[str, tuple[float, float]]
@@ -60,9 +61,13 @@ def _numeric(cls: type[Strategy], name: str) -> bool:
 
 
 def default_bounds(cls: type[Strategy]) -> Bounds:
-    """Bounds for every int and float parameter of ``cls`` (see DEFAULT_BOUNDS)."""
+    """Bounds for every int and float parameter of ``cls``: its ``Param.bounds``, else
+    DEFAULT_BOUNDS, else default ± max(1, |default|)."""
     out: Bounds = {}
     for name, p in ((n, p) for n, p in cls.params.items() if _numeric(cls, n)):
+        if p.bounds is not None:  # declared with the parameter
+            out[name] = (p.bounds[0], p.bounds[1])
+            continue
         out[name] = (p.default - max(1, abs(p.default)), p.default + max(1, abs(p.default)))
         for base in cls.__mro__:  # the table of the class that declared the parameter
             table = DEFAULT_BOUNDS.get(base.__dict__.get("name", ""), {})

@@ -1,8 +1,10 @@
 """trump7's outcome table and the stepwise loop's honesty check.
 
 A game's result is all in its final state (tricks, honour points, bids and points per
-seat; the trump, the turned card and who drew it), so ``OutcomeLog`` reads no events: it
-builds the per-game ``games`` table from the finished batch. ``PointsAudit`` recomputes
+seat; the trump, the turned card and who drew it; the 13 tricks played, from which
+``tallies`` counts each seat's leads, trumping and lost honours), so ``OutcomeLog`` reads
+no events: it builds the per-game ``games`` table from the finished batch, the same
+whichever loop played it. ``PointsAudit`` recomputes
 every finished game's points from the cards its seats won and their bids.
 """
 
@@ -15,6 +17,7 @@ from trixsim.arrow import bools, dictionary, ints
 from trixsim.games.trump7.cards import ACE, JACK, N_RANKS, QUEEN, SUIT_WORDS
 from trixsim.games.trump7.rules import score, winners_losers
 from trixsim.games.trump7.state import DONE, GameState
+from trixsim.games.trump7.tallies import TALLIES, tally
 
 GAME_COLUMNS: dict[str, str] = {
     "game": "game (deal) index: the pack depends only on the seed and this index",
@@ -30,6 +33,25 @@ GAME_COLUMNS: dict[str, str] = {
     "points_0..points_3": "final points: tricks (or the bid's formula) plus honours",
     "winner_0..winner_3": "seat had the most points (ties: all of them)",
     "loser_0..loser_3": "seat had the fewest points (ties: all of them)",
+    "leads_0..leads_3": "tricks the seat led (they sum to 13)",
+    "lead_wins_0..lead_wins_3": "tricks the seat led and won",
+    "lead_points_0..lead_points_3": "points of the tricks the seat led and won (1 each plus "
+                                    "the honours in them)",
+    "lead_trumps_0..lead_trumps_3": "tricks the seat led with a trump",
+    "lead_trump_wins_0..lead_trump_wins_3": "of those, tricks it won",
+    "lead_aces_0..lead_aces_3": "tricks the seat led with the ace of a side suit",
+    "lead_ace_wins_0..lead_ace_wins_3": "of those, tricks it won",
+    "lead_lows_0..lead_lows_3": "tricks the seat led with a low side card (2-9; the other "
+                                "leads are 10, J, Q, K of a side suit)",
+    "lead_low_wins_0..lead_low_wins_3": "of those, tricks it won",
+    "ruffs_0..ruffs_3": "trumps the seat played to a side suit led that it held none of",
+    "ruff_wins_0..ruff_wins_3": "of those, tricks it won",
+    "ruff_chances_0..ruff_chances_3": "times the seat held none of the side suit led but "
+                                      "held a trump (it could trump or discard)",
+    "discards_0..discards_3": "cards of neither the suit led nor trumps the seat played "
+                              "(it held none of the suit led)",
+    "honours_lost_0..honours_lost_3": "points of the trump ace, jack, queen the seat played "
+                                      "into a trick another seat won",
 }
 TABLE_SCHEMAS: dict[str, dict[str, str]] = {"games": GAME_COLUMNS}
 
@@ -64,6 +86,10 @@ def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
                            ("winner", win, None), ("loser", lose, None)):
         for s in range(4):
             arrays[f"{name}_{s}"] = bools(col[:, s]) if typ is None else ints(col[:, s], typ)
+    counts = tally(st)
+    for k, name in enumerate(TALLIES):
+        for s in range(4):
+            arrays[f"{name}_{s}"] = ints(counts[4 * k + s], i8)
     return pa.table(arrays)
 
 
