@@ -28,9 +28,9 @@ from trixsim.cards import KING_OF_HEARTS
 from trixsim.cli import cli
 from trixsim.commands.record import record_games
 from trixsim.games.trix.rules import trick_winner
+from trixsim.games.trix.types import GENERAL, RAY, TRIX
 from trixsim.loading import load_seats
 from trixsim.transcript import GameRecord, check_record, parse_record
-from trixsim.types import GENERAL, RAY, TRIX
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "golden"
 

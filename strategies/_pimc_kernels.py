@@ -32,10 +32,10 @@ from trixsim.games.trix.policy import (
     uniform_action,
 )
 from trixsim.games.trix.state import COL, WIDTH
+from trixsim.games.trix.types import DECLARE, DONE, PICK, PLACE, PLAY
 from trixsim.games.trix.worlds import apply, forced, legal, make_world, sample_hands
 from trixsim.jitcache import guard, sources
 from trixsim.rng import mix64
-from trixsim.types import DECLARE, DONE, PICK, PLACE, PLAY
 
 guard(__file__, sources(cards, rng, policy_module, worlds_module, heuristic_kernels),
       tuple(C.items()), DONE)

@@ -17,8 +17,19 @@ from trixsim.cards import high_card as _high
 from trixsim.cards import low_card as _low
 from trixsim.games.trix import policy
 from trixsim.games.trix.policy import POLICY_SIG, C, param_vector, pick_number, state_row
+from trixsim.games.trix.types import (
+    DAMET,
+    DECLARE,
+    DINERI,
+    FARCHA,
+    GENERAL,
+    PICK,
+    PLAY,
+    PLI,
+    RAY,
+    TRIX,
+)
 from trixsim.jitcache import guard, sources
-from trixsim.types import DAMET, DECLARE, DINERI, FARCHA, GENERAL, PICK, PLAY, PLI, RAY, TRIX
 
 # its compiled code includes the policy helpers and card functions it calls
 guard(__file__, sources(cards, rng, policy))

@@ -19,7 +19,7 @@ from strict_skips import pytest_make_collect_report, pytest_runtest_makereport  
 from trixsim.cards import card_name, cards_of, choose_uniform, mask_of, parse_card
 from trixsim.games import trix as engine
 from trixsim.games.trix import GameState
-from trixsim.types import CONTRACT_BY_NAME, DONE, PASS, PICK, PLACE
+from trixsim.games.trix.types import CONTRACT_BY_NAME, DONE, PASS, PICK, PLACE
 
 FULL = 0xFFFFFFFF
 

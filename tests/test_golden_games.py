@@ -31,6 +31,7 @@ from trixsim.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.cli import cli
 from trixsim.games import trix as engine
 from trixsim.games.trix.rules import trick_winner
+from trixsim.games.trix.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 from trixsim.table import Table
 from trixsim.transcript import (
     ContractRecord,
@@ -39,7 +40,6 @@ from trixsim.transcript import (
     parse_record,
     result_seats,
 )
-from trixsim.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "golden"
 H_REST = ("trix_min_score=2.5,trix_by_pick=2,seventh_weight=1.0,farcha_shed_tricks=5,"

@@ -11,9 +11,9 @@ from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import observe
 from trixsim.games.trix.observation import completed_tricks, shown_voids
 from trixsim.games.trix.rules import legal_action_mask
+from trixsim.games.trix.types import PLAY
 from trixsim.loading import load_seats
 from trixsim.sim import play_batch
-from trixsim.types import PLAY
 
 
 class History:

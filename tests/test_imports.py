@@ -1,5 +1,5 @@
 """No module outside ``trixsim/games/trix/`` imports Trix (its package or the Trix
-vocabulary still at the bottom of the stack, ``trixsim.types`` and ``trixsim.cards``)
+vocabulary still at the bottom of the stack, ``trixsim.cards``)
 except those allowed below, each for a reason; the walk reads every import statement,
 function-level ones included. Shrink ``ALLOWED`` as Trix's parts move into its package;
 a module that starts importing Trix fails here."""
@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TRIX = ("trixsim.games.trix", "trixsim.types", "trixsim.cards")
+TRIX = ("trixsim.games.trix", "trixsim.cards")
 PACKAGES = {"trixsim": "trixsim", "strategies": "trixsim.strategies",
             "reports": "trixsim.reports"}
 

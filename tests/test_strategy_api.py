@@ -10,9 +10,9 @@ from trixsim.cards import lowest_card
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, Observation, init, legal_action_mask, observe, step
 from trixsim.games.trix.observation import FIELDS
+from trixsim.games.trix.types import DECLARE, DONE, PICK, PLACE, PLAY
 from trixsim.sim import StrategyError, decide, play_batch
 from trixsim.strategy import Strategy
-from trixsim.types import DECLARE, DONE, PICK, PLACE, PLAY
 
 SEED = 11
 

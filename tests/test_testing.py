@@ -15,6 +15,7 @@ from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError, Observation
 from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.types import GENERAL, PLAY, RAY
 from trixsim.loading import bundled
 from trixsim.strategy import Param, Strategy
 from trixsim.testing import (
@@ -25,7 +26,6 @@ from trixsim.testing import (
     fairness,
 )
 from trixsim.testing import engine as engine_check
-from trixsim.types import GENERAL, PLAY, RAY
 
 GAMES = 12
 """Enough games for every decision to come up (most broken bots fail at once anyway)."""

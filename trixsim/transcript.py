@@ -33,7 +33,7 @@ from trixsim.games.trix.events import (
     decode,
 )
 from trixsim.games.trix.rules import winners_losers
-from trixsim.types import (
+from trixsim.games.trix.types import (
     CONTRACT_BY_NAME,
     CONTRACT_NAMES,
     DECLARE,

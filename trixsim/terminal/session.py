@@ -20,6 +20,16 @@ from typing import Any
 
 from trixsim.cards import KING_OF_HEARTS, Seat
 from trixsim.games.trix.events import Trick
+from trixsim.games.trix.types import (
+    CONTRACT_NAMES,
+    DECLARE,
+    PASS,
+    PICK,
+    PLACE,
+    PLAY,
+    TRIX,
+    Action,
+)
 from trixsim.strategy import Strategy
 from trixsim.table import Table
 from trixsim.terminal.text import (
@@ -35,16 +45,6 @@ from trixsim.terminal.text import (
     trick_line,
 )
 from trixsim.transcript import GameRecord, Recorder
-from trixsim.types import (
-    CONTRACT_NAMES,
-    DECLARE,
-    PASS,
-    PICK,
-    PLACE,
-    PLAY,
-    TRIX,
-    Action,
-)
 
 LOOKS = 2
 """How often the last trick may be looked at per contract."""

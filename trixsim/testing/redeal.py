@@ -25,8 +25,8 @@ from trixsim.cards import KH_MASK
 from trixsim.games.trix import rules
 from trixsim.games.trix.rules import _DEALING, _is_legal, legal_one, step_one
 from trixsim.games.trix.state import COL, WIDTH, GameState
+from trixsim.games.trix.types import DECLARE, DONE, GENERAL, PASS, PLACE, RAY
 from trixsim.jitcache import guard, sources
-from trixsim.types import DECLARE, DONE, GENERAL, PASS, PLACE, RAY
 
 guard(__file__, sources(cards, rng, rules), tuple(COL.items()), DECLARE, DONE, _DEALING)
 

@@ -45,10 +45,10 @@ from trixsim.games.trix.rules import (
     step_one,
 )
 from trixsim.games.trix.state import COL, GameState, empty
+from trixsim.games.trix.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 from trixsim.jitcache import guard, sources
 from trixsim.rng import first_picker
 from trixsim.strategy import UNIFORM
-from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 
 guard(__file__, sources(cards, rng, events, outcomes, policy, rules, state), tuple(COL.items()),
       EV_WIDTH, DONE, PASS, PICK, DECLARE, PLACE,

@@ -32,8 +32,7 @@ from trixsim.games.trix.rules import (
     winners_losers,
 )
 from trixsim.games.trix.state import COL, GameState
-from trixsim.jitcache import guard, sources
-from trixsim.types import (
+from trixsim.games.trix.types import (
     CONTRACT_NAMES,
     DECLARE,
     DONE,
@@ -43,6 +42,7 @@ from trixsim.types import (
     PLAY,
     TRIX,
 )
+from trixsim.jitcache import guard, sources
 
 SUIT_WORDS = ("hearts", "clubs", "diamonds", "spades")
 _PASS_BIT = np.uint64(1) << np.uint64(PASS)

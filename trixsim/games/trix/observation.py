@@ -14,8 +14,8 @@ from numba import njit
 from trixsim import rng
 from trixsim.games.trix.policy import DECLARE_TAG
 from trixsim.games.trix.state import COL, WIDTH, GameState
+from trixsim.games.trix.types import DECLARE, PLAY
 from trixsim.policykit import strategy_subkey
-from trixsim.types import DECLARE, PLAY
 
 _H = COL["hands"]
 

@@ -20,8 +20,8 @@ from trixsim.games.trix import rules
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
 from trixsim.games.trix.rules import multiplier, winners_losers
 from trixsim.games.trix.state import GameState
+from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.jitcache import guard, sources
-from trixsim.types import CONTRACT_NAMES
 
 CONTRACT_COLUMNS: dict[str, str] = {
     "game": "game (deal) index: the deals depend only on the seed, this index and number",

@@ -39,11 +39,11 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from trixsim import cards, policykit, rng
 from trixsim.cards import bit_count, nth_card
 from trixsim.games.trix.state import COL, FIELDS, WIDTH
+from trixsim.games.trix.types import DECLARE
 from trixsim.jitcache import guard, sources
 from trixsim.policykit import POLICY_SIG, counter_key, param_vector
 from trixsim.policykit import int64_ptr as _int64_ptr
 from trixsim.rng import STREAM_STRATEGY
-from trixsim.types import DECLARE
 
 DECLARE_TAG = 1 << 32
 """Added to ``ply`` in the key of the K♥ holder's declaration question, so that it and

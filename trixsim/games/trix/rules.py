@@ -29,9 +29,7 @@ from trixsim.games.trix.events import PICK as EV_PICK
 from trixsim.games.trix.events import PLACE as EV_PLACE
 from trixsim.games.trix.events import TRICK as EV_TRICK
 from trixsim.games.trix.state import COL, FIELDS, GameState, empty
-from trixsim.jitcache import guard, sources
-from trixsim.rng import deal_one, first_picker
-from trixsim.types import (
+from trixsim.games.trix.types import (
     DAMET,
     DECLARE,
     DINERI,
@@ -46,6 +44,8 @@ from trixsim.types import (
     RAY,
     TRIX,
 )
+from trixsim.jitcache import guard, sources
+from trixsim.rng import deal_one, first_picker
 
 _TRIX_BIT = 1 << TRIX
 guard(__file__, sources(cards, rng), FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
 from trixsim.games.trix.rules import trick_winner
-from trixsim.types import TRIX
+from trixsim.games.trix.types import TRIX
 
 if TYPE_CHECKING:
     from trixsim.transcript import GameRecord
