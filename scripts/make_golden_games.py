@@ -24,9 +24,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from trixsim.cards import KING_OF_HEARTS
 from trixsim.cli import cli
 from trixsim.commands.record import record_games
+from trixsim.games.trix.cards import KING_OF_HEARTS
 from trixsim.games.trix.rules import trick_winner
 from trixsim.games.trix.types import GENERAL, RAY, TRIX
 from trixsim.loading import load_seats

@@ -19,10 +19,11 @@ from numba import njit
 from trixsim.strategies import heuristic_kernels
 from trixsim.strategies.heuristic_kernels import heuristic_decide
 
-from trixsim import cards, rng
-from trixsim.cards import bit_count
+from trixsim import rng
+from trixsim.games.trix import cards
 from trixsim.games.trix import policy as policy_module
 from trixsim.games.trix import worlds as worlds_module
+from trixsim.games.trix.cards import bit_count
 from trixsim.games.trix.policy import (
     POLICY_SIG,
     C,

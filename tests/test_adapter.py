@@ -16,9 +16,9 @@ from trixsim.adapter import (
     adapt,
     bits,
 )
-from trixsim.cards import cards_of, lowest_card
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import Observation, init, legal_action_mask, observe, step
+from trixsim.games.trix.cards import cards_of, lowest_card
 from trixsim.games.trix.types import DECLARE, DONE
 from trixsim.loading import load_strategy
 from trixsim.sim import StrategyError, decide, play_batch

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from tests.conftest import act, deal, table
-from trixsim.cards import card_name, choose_uniform, parse_card
 from trixsim.game import mask_actions
 from trixsim.games import get_game
+from trixsim.games.trix.cards import card_name, choose_uniform, parse_card
 from trixsim.games.trix.types import PASS, PICK, PLACE
 from trixsim.strategy import Strategy
 

@@ -27,9 +27,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import act, deal, legal_cards, rotate, table
 
-from trixsim.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.cli import cli
 from trixsim.games import trix as engine
+from trixsim.games.trix.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.games.trix.rules import trick_winner
 from trixsim.games.trix.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 from trixsim.table import Table

@@ -15,9 +15,9 @@ from trixsim.strategies.heuristic import (
 )
 from trixsim.strategies.random_bot import RandomStrategy
 
-from trixsim.cards import card_name, mask_of, parse_card
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, legal_action_mask, observe
+from trixsim.games.trix.cards import card_name, mask_of, parse_card
 from trixsim.games.trix.observation import Observation
 from trixsim.games.trix.types import (
     DAMET,

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from trixsim.cards import RANKS, SUIT_SYMBOLS, card_name, cards_of
 from trixsim.cli import cli
+from trixsim.games.trix.cards import RANKS, SUIT_SYMBOLS, card_name, cards_of
 from trixsim.games.trix.events import Deal, Pick, Place
 from trixsim.games.trix.types import CONTRACT_NAMES, DECLARE, PICK, PLAY, TRIX
 from trixsim.loading import load_strategy

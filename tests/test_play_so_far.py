@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from trixsim.cards import DIAMOND_MASK, mask_of
+from trixsim.games.trix.cards import DIAMOND_MASK, mask_of
 from trixsim.games.trix.events import ContractEnd, Deal, Pick, Trick
 from trixsim.games.trix.types import DINERI, GENERAL, PLAY, PLI, TRIX
 from trixsim.loading import load_strategy

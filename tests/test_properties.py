@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from trixsim import rng
-from trixsim.cards import DIAMOND_MASK, KH_MASK, QUEENS
 from trixsim.games import trix as engine
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError
+from trixsim.games.trix.cards import DIAMOND_MASK, KH_MASK, QUEENS
 from trixsim.games.trix.types import (
     DAMET,
     DECLARE,

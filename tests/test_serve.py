@@ -20,8 +20,8 @@ pytest.importorskip("starlette")
 from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from trixsim.cards import cards_of  # noqa: E402
 from trixsim.cli import cli  # noqa: E402
+from trixsim.games.trix.cards import cards_of  # noqa: E402
 from trixsim.games.trix.events import ContractEnd  # noqa: E402
 from trixsim.games.trix.types import PASS  # noqa: E402
 from trixsim.serve.app import Limits, create_app  # noqa: E402

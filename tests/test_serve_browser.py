@@ -27,7 +27,7 @@ import pytest
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from trixsim.cards import KING_OF_HEARTS  # noqa: E402
+from trixsim.games.trix.cards import KING_OF_HEARTS  # noqa: E402
 from trixsim.games.trix.types import DECLARE, GENERAL, PICK, PLACE, PLAY, RAY  # noqa: E402
 from trixsim.serve.app import create_app  # noqa: E402
 from trixsim.serve.hub import Hub  # noqa: E402

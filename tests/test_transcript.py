@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from trixsim.cards import parse_card
 from trixsim.cli import cli
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init
+from trixsim.games.trix.cards import parse_card
 from trixsim.games.trix.rules import trick_winner
 from trixsim.loading import load_seats
 from trixsim.rng import deal

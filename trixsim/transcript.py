@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from trixsim.cards import SUITS, card_name, cards_of, mask_of, parse_card
 from trixsim.games.trix import GAME, GameState, init, legal_action_mask, step
+from trixsim.games.trix.cards import SUITS, card_name, cards_of, mask_of, parse_card
 from trixsim.games.trix.events import (
     Card,
     ContractEnd,
@@ -51,7 +51,7 @@ MAX_INT = 2**63 - 1
 
 @dataclass
 class ContractRecord:
-    """One contract of a game. Cards are ints (trixsim.cards), the contract an id.
+    """One contract of a game. Cards are ints (trixsim.games.trix.cards), the contract an id.
 
     Trick contracts have ``tricks`` (leader, cards) and ``ray_declared``; trix has
     ``moves`` (seat, card or None for a pass) and neither of the others.

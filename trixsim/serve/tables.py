@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trixsim.cards import cards_of
 from trixsim.folders import write_atomic
+from trixsim.games.trix.cards import cards_of
 from trixsim.games.trix.events import Trick
 from trixsim.games.trix.types import PLACE, PLAY, TRIX
 from trixsim.serve.bots import BotList, BotRefused

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trixsim.cards import cards_of
+from trixsim.games.trix.cards import cards_of
 from trixsim.games.trix.events import (
     Card,
     ContractEnd,

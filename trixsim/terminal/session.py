@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from trixsim.cards import KING_OF_HEARTS, Seat
+from trixsim.games.trix.cards import KING_OF_HEARTS, Seat
 from trixsim.games.trix.events import Trick
 from trixsim.games.trix.types import (
     CONTRACT_NAMES,

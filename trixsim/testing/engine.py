@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from trixsim.cards import choose_uniform
+from trixsim.choice import choose_uniform
 from trixsim.games.trix import (
     GameState,
     IllegalActionError,

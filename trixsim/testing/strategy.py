@@ -45,7 +45,7 @@ _HINTS = {
                   "a run",
     "observation mutation": "Treat observations as read-only; copy an array before changing "
                             "it (np.array(obs.legal))",
-    "determinism": "Draw randomness only from obs.key (trixsim.cards.choose_uniform(mask, "
+    "determinism": "Draw randomness only from obs.key (trixsim.choice.choose_uniform(mask, "
                    "obs.key)), never from an unseeded generator or the clock, and keep no "
                    "state between calls that changes later answers: runs must be "
                    "reproducible and resumable",

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
+from trixsim import rng
 from trixsim.errors import StrategyError
-from trixsim.games.trix import events, outcomes, policy, rules, state
+from trixsim.games.trix import cards, events, outcomes, policy, rules, state
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EV_WIDTH
 from trixsim.games.trix.observation import strategy_subkey

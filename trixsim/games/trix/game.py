@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim.cards import JACKS, card_name, cards_of
 from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
 from trixsim.games.trix import events as events_module
 from trixsim.games.trix import rules
+from trixsim.games.trix.cards import JACKS, card_name, cards_of
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EventLog
 from trixsim.games.trix.integrity import TotalsAudit

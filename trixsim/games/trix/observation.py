@@ -58,7 +58,7 @@ class Observation:
     """What the acting seat knows, for ``n`` games at once (one row per game).
 
     Every field is an int64 array of length n, or (n, 4) indexed by seat; card sets are
-    32-bit masks (trixsim.cards). Besides the public fields of the state (see ``FIELDS``
+    32-bit masks (trixsim.games.trix.cards). Besides the public fields of the state (see ``FIELDS``
     and ``describe()``): ``legal`` (the legal-action mask), ``hand`` (own cards),
     ``hand_sizes`` ((n, 4) cards each seat holds), ``pick`` (the picker's pick number,
     1..7) and ``key`` (a uint64 random key unique to this decision, for reproducible bots).

@@ -36,8 +36,9 @@ import numpy as np
 from numba import carray, njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from trixsim import cards, policykit, rng
-from trixsim.cards import bit_count, nth_card
+from trixsim import policykit, rng
+from trixsim.games.trix import cards
+from trixsim.games.trix.cards import bit_count, nth_card
 from trixsim.games.trix.state import COL, FIELDS, WIDTH
 from trixsim.games.trix.types import DECLARE
 from trixsim.jitcache import guard, sources
@@ -109,7 +110,7 @@ def hand_size(s: np.ndarray, seat: int) -> int:
 @njit(cache=True, inline="always")
 def uniform_action(legal: int, key: int) -> int:
     """An action uniform among the mask's bits, drawn from the key's high half exactly as
-    ``trixsim.cards.choose_uniform`` draws it."""
+    ``trixsim.choice.choose_uniform`` draws it."""
     cnt = bit_count(legal & 0xFFFFFFFF)
     r = np.int64(((np.uint64(key) >> np.uint64(32)) * np.uint64(cnt)) >> np.uint64(32))
     return nth_card(legal, r)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
-from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
-from trixsim.cards import bit_count as popcount
+from trixsim import rng
 from trixsim.errors import IllegalActionError as _IllegalActionError
+from trixsim.games.trix import cards
+from trixsim.games.trix.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
+from trixsim.games.trix.cards import bit_count as popcount
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import CARD as EV_CARD
 from trixsim.games.trix.events import CONTRACT_END as EV_CONTRACT_END

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
+from trixsim.games.trix.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
 from trixsim.games.trix.rules import trick_winner
 from trixsim.games.trix.types import TRIX
 

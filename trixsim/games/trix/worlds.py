@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
-from trixsim.cards import KH_MASK, bit_count
-from trixsim.games.trix import policy, rules, state
+from trixsim import rng
+from trixsim.games.trix import cards, policy, rules, state
+from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.rules import _is_legal, legal_one, step_one
 from trixsim.games.trix.state import COL, WIDTH
 from trixsim.games.trix.types import DONE, PASS, PLACE

@@ -91,7 +91,7 @@ def nth_bit(mask: int, n: int) -> int:
 @njit(cache=True, inline="always")
 def uniform_action(legal: int, key: int) -> int:
     """An action uniform among the mask's set bits (up to 63), from the key's high half
-    by multiply-high, as ``trixsim.cards.choose_uniform`` draws it."""
+    by multiply-high, as ``trixsim.choice.choose_uniform`` draws it."""
     cnt = count(legal)
     r = np.int64(((np.uint64(key) >> np.uint64(32)) * np.uint64(cnt)) >> np.uint64(32))
     return nth_bit(legal, r)
