@@ -27,6 +27,9 @@ Beyond the rules, a game says what its callers need and nothing of it is assumed
   ``events_module`` holds ``decode(rows, game_ids)`` and ``visible_to(event, seat)``;
 - **records**: ``record_fields``, the per-game inputs besides the seed and game index a
   record must keep to replay a game (Trix: its first picker; none for trump7).
+  A game may also have a record format of its own (optional ``own_records()``: its
+  ``format`` name, ``recorder``, ``parse`` and ``check``; Trix's trixsim-transcript/1),
+  which ``record`` and ``replay`` use besides the envelope.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -43,6 +43,8 @@ from trixsim.games.trix.types import (
     RAY,
     TRIX,
 )
+from trixsim.records import RecordFormatError as EnvelopeFormatError
+from trixsim.records import ReplayError as EnvelopeReplayError
 
 FORMAT = "trixsim-transcript/1"
 MAX_INT = 2**63 - 1
@@ -95,6 +97,8 @@ class ContractRecord:
 class GameRecord:
     """One complete game: who played, how it started, every contract, the result."""
 
+    game: ClassVar[str] = "trix"
+    """The game a transcript plays (as an envelope's ``game`` names it)."""
     game_id: int
     seed: int | None
     strategies: list[str]
@@ -198,7 +202,7 @@ class Recorder:
 
 # --- parsing ---------------------------------------------------------------------------
 
-class RecordFormatError(ValueError):
+class RecordFormatError(EnvelopeFormatError):
     """A record that is not well-formed JSON of the format; ``path`` names the field."""
 
     def __init__(self, path: str, message: str) -> None:
@@ -399,7 +403,7 @@ def parse_record(line: str) -> GameRecord:
 
 # --- replay check ----------------------------------------------------------------------
 
-class ReplayError(ValueError):
+class ReplayError(EnvelopeReplayError):
     """A record that the rules or the engine's scoring contradict."""
 
 
@@ -546,3 +550,22 @@ def hand_by_suit(cards: list[int]) -> list[list[int]]:
     """A hand's cards per suit (H C D S), strongest first, for display."""
     return [sorted((c for c in cards if c >> 3 == s), reverse=True) for s in range(len(SUITS))]
 
+
+
+class Transcripts:
+    """Trix's own record format, as ``trixsim record`` and ``replay`` ask a game for one
+    (``TrixGame.own_records``): write, parse and check ``trixsim-transcript/1`` lines."""
+
+    format = FORMAT
+
+    def recorder(self, seed: int, labels: list[str]) -> Recorder:
+        """An observer of ``sim.play_batch`` whose ``records(state)`` gives the games."""
+        return Recorder(seed, labels)
+
+    def parse(self, line: str) -> GameRecord:
+        """A transcript from its JSON line; RecordFormatError naming the field."""
+        return parse_record(line)
+
+    def check(self, rec: GameRecord) -> int:
+        """Replay a transcript; the contracts checked, ReplayError at a disagreement."""
+        return check_record(rec)

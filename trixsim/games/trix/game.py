@@ -103,6 +103,13 @@ class TrixGame:
 
         return play_by_play(record)
 
+    def own_records(self) -> Any:
+        """Trix's own record format, trixsim-transcript/1, besides the envelope every
+        game writes (``record`` and ``replay`` ask a game for it)."""
+        from trixsim.transcript import Transcripts
+
+        return Transcripts()
+
     def whole_game_kernel(self) -> Any:
         """The compiled whole-game loop (its cache says whether a run must compile)."""
         from trixsim.games.trix.fast import play_games
