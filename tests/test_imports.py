@@ -30,7 +30,6 @@ ALLOWED: dict[str, str] = {
     "trixsim.reports.verdict_plots": "Trix's aspect forest plots",
     "trixsim.reports.verdicts": "Trix's aspect verdicts",
     # Trix-only features not yet split into a generic core and a Trix plug-in
-    "trixsim.transcript": "Trix's trixsim-transcript/1 records (trixsim.records is generic)",
     "trixsim.search": "Trix's search worlds (pimc)",
     "trixsim.adapter": "the adapter of Trix bots written for the older API",
     "trixsim.table": "the Trix table behind serve and play",

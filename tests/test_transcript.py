@@ -17,10 +17,7 @@ from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init
 from trixsim.games.trix.cards import parse_card
 from trixsim.games.trix.rules import trick_winner
-from trixsim.loading import load_seats
-from trixsim.rng import deal
-from trixsim.sim import play_batch
-from trixsim.transcript import (
+from trixsim.games.trix.transcript import (
     FORMAT,
     Recorder,
     RecordFormatError,
@@ -28,6 +25,9 @@ from trixsim.transcript import (
     check_record,
     parse_record,
 )
+from trixsim.loading import load_seats
+from trixsim.rng import deal
+from trixsim.sim import play_batch
 
 GAME_KEYS = ["format", "game_id", "seed", "strategies", "first_picker", "contracts",
              "final_totals", "winners", "losers"]

@@ -29,6 +29,7 @@ from typing import Any
 from trixsim.folders import write_atomic
 from trixsim.games.trix.cards import cards_of
 from trixsim.games.trix.events import Trick
+from trixsim.games.trix.transcript import check_record
 from trixsim.games.trix.types import PLACE, PLAY, TRIX
 from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.wire import event_dict, game_view
@@ -36,7 +37,6 @@ from trixsim.strategy import Strategy
 from trixsim.table import Table
 from trixsim.terminal.session import LOOKS, game_record
 from trixsim.terminal.text import Names, Style, trick_line
-from trixsim.transcript import check_record
 
 HUMAN = "human"
 """The record's name for a person's seat (as ``trixsim play`` writes it)."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from trixsim.games.trix.cards import KING_OF_HEARTS, Seat
 from trixsim.games.trix.events import Trick
+from trixsim.games.trix.transcript import GameRecord, Recorder
 from trixsim.games.trix.types import (
     CONTRACT_NAMES,
     DECLARE,
@@ -44,7 +45,6 @@ from trixsim.terminal.text import (
     result_lines,
     trick_line,
 )
-from trixsim.transcript import GameRecord, Recorder
 
 LOOKS = 2
 """How often the last trick may be looked at per contract."""

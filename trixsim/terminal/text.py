@@ -36,6 +36,7 @@ from trixsim.games.trix.events import (
     Place,
     Trick,
 )
+from trixsim.games.trix.transcript import result_seats
 from trixsim.games.trix.types import (
     CONTRACT_NAMES,
     DAMET,
@@ -48,7 +49,6 @@ from trixsim.games.trix.types import (
     TRIX,
     Contract,
 )
-from trixsim.transcript import result_seats
 
 _RED, _BOLD, _DIM, _RESET = "\x1b[31m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
 

@@ -106,7 +106,7 @@ class TrixGame:
     def own_records(self) -> Any:
         """Trix's own record format, trixsim-transcript/1, besides the envelope every
         game writes (``record`` and ``replay`` ask a game for it)."""
-        from trixsim.transcript import Transcripts
+        from trixsim.games.trix.transcript import Transcripts
 
         return Transcripts()
 

@@ -11,11 +11,11 @@ from trixsim.games.trix.rules import trick_winner
 from trixsim.games.trix.types import TRIX
 
 if TYPE_CHECKING:
-    from trixsim.transcript import GameRecord
+    from trixsim.games.trix.transcript import GameRecord
 
 
 def _hand_text(cards: list[int]) -> str:
-    from trixsim.transcript import hand_by_suit
+    from trixsim.games.trix.transcript import hand_by_suit
 
     parts = []
     for s, suit in enumerate(hand_by_suit(cards)):
