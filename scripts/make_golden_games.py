@@ -28,7 +28,9 @@ from trixsim.cli import cli
 from trixsim.commands.record import record_games
 from trixsim.games.trix.cards import KING_OF_HEARTS
 from trixsim.games.trix.rules import trick_winner
-from trixsim.games.trix.transcript import GameRecord, check_record, parse_record
+from trixsim.games.trix.transcript import GameRecord
+from trixsim.games.trix.transcript_check import check_record
+from trixsim.games.trix.transcript_parse import parse_record
 from trixsim.games.trix.types import GENERAL, RAY, TRIX
 from trixsim.loading import load_seats
 

@@ -31,13 +31,9 @@ from trixsim.cli import cli
 from trixsim.games import trix as engine
 from trixsim.games.trix.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.games.trix.rules import trick_winner
-from trixsim.games.trix.transcript import (
-    ContractRecord,
-    GameRecord,
-    check_record,
-    parse_record,
-    result_seats,
-)
+from trixsim.games.trix.transcript import ContractRecord, GameRecord, result_seats
+from trixsim.games.trix.transcript_check import check_record
+from trixsim.games.trix.transcript_parse import parse_record
 from trixsim.games.trix.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 from trixsim.table import Table
 

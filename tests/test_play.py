@@ -22,7 +22,8 @@ from click.testing import CliRunner
 from trixsim.cli import cli
 from trixsim.games.trix.cards import RANKS, SUIT_SYMBOLS, card_name, cards_of
 from trixsim.games.trix.events import Deal, Pick, Place
-from trixsim.games.trix.transcript import check_record, parse_record
+from trixsim.games.trix.transcript_check import check_record
+from trixsim.games.trix.transcript_parse import parse_record
 from trixsim.games.trix.types import CONTRACT_NAMES, DECLARE, PICK, PLAY, TRIX
 from trixsim.loading import load_strategy
 from trixsim.table import Table

@@ -29,7 +29,7 @@ from typing import Any
 from trixsim.folders import write_atomic
 from trixsim.games.trix.cards import cards_of
 from trixsim.games.trix.events import Trick
-from trixsim.games.trix.transcript import check_record
+from trixsim.games.trix.transcript_check import check_record
 from trixsim.games.trix.types import PLACE, PLAY, TRIX
 from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.wire import event_dict, game_view
