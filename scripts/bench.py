@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from trixsim.adapter import RandomOneGameBot, adapt
 from trixsim.games import get_game
+from trixsim.games.trix.adapter import RandomOneGameBot, adapt
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.outcomes import OutcomeLog
 from trixsim.games.trix.policy import key_counter, uniform_action

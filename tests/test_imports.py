@@ -31,7 +31,6 @@ ALLOWED: dict[str, str] = {
     "trixsim.reports.verdicts": "Trix's aspect verdicts",
     # Trix-only features not yet split into a generic core and a Trix plug-in
     "trixsim.search": "Trix's search worlds (pimc)",
-    "trixsim.adapter": "the adapter of Trix bots written for the older API",
     "trixsim.table": "the Trix table behind serve and play",
     "trixsim.serve.tables": "serve: Trix tables in the browser",
     "trixsim.serve.wire": "serve: Trix's wire format",

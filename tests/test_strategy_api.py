@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trixsim.adapter import adapt
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, Observation, init, legal_action_mask, observe, step
+from trixsim.games.trix.adapter import adapt
 from trixsim.games.trix.cards import lowest_card
 from trixsim.games.trix.observation import FIELDS
 from trixsim.games.trix.types import DECLARE, DONE, PICK, PLACE, PLAY

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from trixsim.adapter import adapt
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError, Observation
+from trixsim.games.trix.adapter import adapt
 from trixsim.games.trix.cards import KING_OF_HEARTS, choose_uniform, highest_card, lowest_card
 from trixsim.games.trix.policy import POLICY_SIG, C, policy_key, state_row, uniform_action
 from trixsim.games.trix.state import COL

@@ -195,7 +195,8 @@ def check_class(obj: object, where: str, game: str | None = None) -> type[Strate
         what = f"class {obj.__name__}" if isinstance(obj, type) else type(obj).__name__
         raise StrategyLoadError(
             f"{where} is not a Strategy subclass ({what}); a one-game bot must be wrapped "
-            f"with trixsim.adapter.adapt or subclass trixsim.adapter.PerGameStrategy")
+            "with trixsim.games.trix.adapter.adapt or subclass "
+            "trixsim.games.trix.adapter.PerGameStrategy")
     for method in _decision_methods():
         if method in vars(obj) or hasattr(Strategy, method):
             if not callable(getattr(obj, method, None)):
