@@ -23,6 +23,7 @@ from numba import njit
 
 from trixsim import rng
 from trixsim.errors import StrategyError
+from trixsim.gamekit.events import no_events
 from trixsim.games.trix import cards, events, outcomes, policy, rules, state
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EV_WIDTH
@@ -60,7 +61,7 @@ _OUT_FIRST = COL["out_first"]
 _STOP_AFTER = COL["stop_after"]
 _PLY = COL["ply"]
 _HANDS = COL["hands"]
-_NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
+_NO_EVENTS = no_events(EV_WIDTH)
 
 
 @njit(cache=True)
