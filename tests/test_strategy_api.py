@@ -127,6 +127,22 @@ def test_observation_does_not_reveal_other_hands(steps: int) -> None:
         assert np.array_equal(_root(fa), _root(fb)), name
 
 
+@pytest.mark.parametrize("fields", [{"totals"}, {"totals", "hand"},
+                                    {"hand_sizes", "trick_cards", "key"}])
+def test_a_declared_observation_does_not_reveal_other_hands(fields: set[str]) -> None:
+    """A strategy that declares its fields gets them gathered: no buffer behind a field
+    may hold the hands gathered along with them."""
+    st = _midgame(64, 37)
+    live = np.flatnonzero(st.phase != DONE)
+    other = _reshuffle_others(st, 37)
+    legal = legal_action_mask(st)[live]
+    a = observe(st, live, legal, frozenset(fields | {"legal"}))
+    b = observe(other, live, legal, frozenset(fields | {"legal"}))
+    for name in fields:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+        assert np.array_equal(_root(getattr(a, name)), _root(getattr(b, name))), name
+
+
 def test_observations_through_the_driver_do_not_reveal_other_hands() -> None:
     seen: list[list[Observation]] = [[], []]
 
