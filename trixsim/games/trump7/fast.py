@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit
 
 from trixsim import policykit, rng
+from trixsim.choice import uniform_action
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
-from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.chance import Chance, pack_one
 from trixsim.games.trump7.events import EV_WIDTH
 from trixsim.games.trump7.policy import decision_key
