@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from trixsim import rng
-from trixsim.errors import StrategyError
+from trixsim.gamekit import game as gamekit
 from trixsim.gamekit.events import no_events
 from trixsim.games.trix import cards, events, outcomes, policy, rules, state
 from trixsim.games.trix.chance import Chance
@@ -46,7 +46,7 @@ from trixsim.games.trix.rules import (
     step_one,
 )
 from trixsim.games.trix.state import COL, GameState, empty
-from trixsim.games.trix.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
+from trixsim.games.trix.types import DECLARE, DONE, PASS, PICK, PLACE
 from trixsim.jitcache import guard, sources
 from trixsim.rng import first_picker
 from trixsim.strategy import UNIFORM
@@ -264,15 +264,8 @@ def resolve(policy: Any) -> Any:
 def compiled_lineup(strategies: Any) -> tuple[tuple, np.ndarray] | None:
     """The four seats' compiled policies and their (4, n) parameter rows, or None unless
     every seat has one (``Strategy.compiled``)."""
-    got = [s.compiled() for s in strategies]
-    if any(c is None for c in got):
-        return None
-    got = [(resolve(c[0]), c[1]) for c in got]
-    width = max(len(c[1]) for c in got)
-    params = np.zeros((4, width))
-    for s, (_, p) in enumerate(got):
-        params[s, :len(p)] = p
-    return tuple(c[0] for c in got), params
+    lineup = gamekit.compiled_lineup(strategies, uniform_policy)
+    return None if lineup is None else lineup[:2]
 
 
 def play_lineup(strategies: Any, seed: int, game_ids: Any,
@@ -290,19 +283,9 @@ def play_lineup(strategies: Any, seed: int, game_ids: Any,
     st, events, err = play_compiled(lineup[0], lineup[1], Chance(int(seed)), ids,
                                     outcomes=outcomes, keep_events=keep)
     if err[0] >= 0:
-        from trixsim.game import mask_actions
         from trixsim.games.trix.game import GAME
 
-        g, seat, decision, a = (int(x) for x in err)
-        name = GAME.action_name(decision, a)
-        shown = f"{a} ({name})" if name != str(a) else str(a)
-        legal = " ".join(GAME.action_name(decision, x)
-                         for x in mask_actions(GAME.legal_action_mask(st.take([g]))[0]))
-        raise StrategyError(
-            f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
-            f"{shown} on decision {DECISION_NAMES[decision]!r} in game "
-            f"{int(st.game_id[g])}: {GAME.why_illegal(st, g, a)} (legal: {legal}; its "
-            f"compiled policy)")
+        raise gamekit.policy_error(GAME, st, strategies, err)
     if keep:
         observer.events(st, events)
     return st
