@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
+from numba import njit
 
 
 class EventLog:
@@ -71,6 +72,20 @@ def buffers(events: Any, batch: int, width: int, per_step: int,
     return E, n
 
 
+@njit(cache=True)
+def keep(ev: np.ndarray, k: int, E: np.ndarray, n_all: np.ndarray) -> np.ndarray:
+    """Append the scratch events ``ev[:k]`` of a whole-game loop to the kept events ``E``
+    (``n_all[0]`` of them so far), growing the buffer; returns the buffer."""
+    m = n_all[0]
+    if m + k > E.shape[0]:
+        bigger = np.empty((max(2 * E.shape[0], m + k + 1024), ev.shape[1]), dtype=np.int64)
+        bigger[:m] = E[:m]
+        E = bigger
+    E[m:m + k] = ev[:k]
+    n_all[0] = m + k
+    return E
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened in one game (``game``: its global index)."""
@@ -83,4 +98,4 @@ def quad(r: list[int], at: int) -> tuple[int, int, int, int]:
     return (r[at], r[at + 1], r[at + 2], r[at + 3])
 
 
-__all__ = ["Event", "EventLog", "buffers", "no_events", "quad"]
+__all__ = ["Event", "EventLog", "buffers", "keep", "no_events", "quad"]

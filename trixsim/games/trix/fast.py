@@ -23,6 +23,7 @@ from numba import njit
 
 from trixsim import rng
 from trixsim.gamekit import game as gamekit
+from trixsim.gamekit.events import keep as _keep
 from trixsim.gamekit.events import no_events
 from trixsim.games.trix import cards, events, outcomes, policy, rules, state
 from trixsim.games.trix.chance import Chance
@@ -62,19 +63,6 @@ _STOP_AFTER = COL["stop_after"]
 _PLY = COL["ply"]
 _HANDS = COL["hands"]
 _NO_EVENTS = no_events(EV_WIDTH)
-
-
-@njit(cache=True)
-def _keep(ev: np.ndarray, k: int, E: np.ndarray, n_all: np.ndarray) -> np.ndarray:
-    """Append the scratch events ``ev[:k]`` to the kept events (growing the buffer)."""
-    m = n_all[0]
-    if m + k > E.shape[0]:
-        bigger = np.empty((max(2 * E.shape[0], m + k + 1024), EV_WIDTH), dtype=np.int64)
-        bigger[:m] = E[:m]
-        E = bigger
-    E[m:m + k] = ev[:k]
-    n_all[0] = m + k
-    return E
 
 
 @njit(cache=True)
