@@ -92,7 +92,10 @@ def test_the_allow_list_names_no_module_that_no_longer_needs_it() -> None:
 
 def test_the_generic_layers_import_no_trix() -> None:
     generic = ["trixsim.game", "trixsim.games", "trixsim.runner", "trixsim.runfolder",
-               "trixsim.loading", "trixsim.strategy", "trixsim.records", "trixsim.tune",
+               "trixsim.loading", "trixsim.strategy_find", "trixsim.strategy_specs",
+               "trixsim.strategy", "trixsim.gamekit", "trixsim.gamekit.state",
+               "trixsim.gamekit.events", "trixsim.gamekit.observation", "trixsim.gamekit.game",
+               "trixsim.records", "trixsim.tune",
                "trixsim.tune.play", "trixsim.tune.spsa", "trixsim.audit", "trixsim.checkfolders",
                "trixsim.reports.tournament", "trixsim.reports.tables", "trixsim.policykit",
                "trixsim.commands.run", "trixsim.commands.compare", "trixsim.commands.tune",

@@ -10,6 +10,7 @@ view, both writable) and keeps the batch's chance source beside the rows, never 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,6 +44,18 @@ class Layout:
         data = np.tile(self._init, (len(gid), 1))
         data[:, self.col["game_id"]] = gid
         return data
+
+
+@dataclass(frozen=True)
+class SeedChance:
+    """The chance source of a game that deals from (seed, game index) alone and imposes
+    nothing: its ``seed``, the same for any sub-batch."""
+
+    seed: int = 0
+
+    def take(self, idx: np.ndarray) -> SeedChance:
+        """The chance of some games of the batch: the same seed."""
+        return self
 
 
 def _view(off: int, width: int, doc: str) -> property:
@@ -92,4 +105,4 @@ class BatchState:
         return type(self)(np.ascontiguousarray(self.data[idx]), self.chance.take(idx))
 
 
-__all__ = ["BatchState", "Field", "Layout"]
+__all__ = ["BatchState", "Field", "Layout", "SeedChance"]
