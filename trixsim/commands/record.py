@@ -71,9 +71,11 @@ def own_records(game: Any) -> Any | None:
 
 
 def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
-                 games: int, game: str, fmt: str = TRANSCRIPT) -> int:
+                 games: int, game: str, fmt: str | None = None) -> int:
     """Play ``games`` games of ``game`` from game id ``first_game`` and write one record
-    per line (``fmt``: the game's own format, or the envelope any game writes)."""
+    per line (``fmt``: TRANSCRIPT, the game's own format; ENVELOPE, the envelope any game
+    writes; None, the first of them the game has). ValueError when the game has no own
+    format and TRANSCRIPT is asked for."""
     import numpy as np
 
     from trixsim.games import get_game
@@ -81,6 +83,11 @@ def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
     from trixsim.sim import play_batch
 
     rules = get_game(game)
+    own = own_records(rules)
+    fmt = fmt or (TRANSCRIPT if own is not None else ENVELOPE)
+    if fmt == TRANSCRIPT and own is None:
+        raise ValueError(f"{game} has no records of its own, only the envelope "
+                         f"(use --format {ENVELOPE})")
     labels = [getattr(s, "spec", s.label) for s in seats]  # specs reload the strategy
     done = 0
     for start in range(first_game, first_game + games, CHUNK):
@@ -89,7 +96,7 @@ def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
             for r in envelopes(rules, seats, seed, ids, labels):
                 out.write(r.to_json() + "\n")
         else:
-            rec = own_records(rules).recorder(seed, labels)
+            rec = own.recorder(seed, labels)
             st = play_batch(seats, seed, ids, observer=rec, game=rules)
             for one in rec.records(st):
                 out.write(one.to_json() + "\n")
@@ -126,9 +133,7 @@ def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
 
     if first_game + games - 1 > MAX_INT:
         raise click.BadParameter("game ids would exceed 2**63-1", param_hint="--first-game")
-    own = own_records(get_game(game))
-    fmt = fmt or (TRANSCRIPT if own is not None else ENVELOPE)
-    if fmt == TRANSCRIPT and own is None:
+    if fmt == TRANSCRIPT and own_records(get_game(game)) is None:
         raise click.BadParameter(f"{game} has no records of its own, only the envelope "
                                  f"(use --format {ENVELOPE})", param_hint="--format")
     try:
