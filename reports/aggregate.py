@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, game_of_runs
 
-from trixsim.types import CONTRACT_NAMES
+from trixsim.games.trix.types import CONTRACT_NAMES
 
 N_CONTRACTS = len(CONTRACT_NAMES)
 RAY, GENERAL, TRIX = (CONTRACT_NAMES.index(c) for c in ("ray", "general", "trix"))

@@ -34,10 +34,10 @@ from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, ope
 
 from trixsim.cutpoints import cut
 from trixsim.folders import write_atomic
+from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.pool import Backend, LocalBackend
 from trixsim.runfolder import CompareSettings, RunFolderError, compare_settings, game_of
 from trixsim.runner import RunConfig, RunWriter
-from trixsim.types import CONTRACT_NAMES
 
 ALL_B = 4  # lineup index of the all-B game
 BLOCK_DEALS = 200_000

@@ -30,8 +30,8 @@ from trixsim.reports.aspects import aspects_of
 from trixsim.reports.stats import Estimate, Moments
 from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, game_of_runs
 
+from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.loading import split_specs
-from trixsim.types import CONTRACT_NAMES
 
 N_C = len(CONTRACT_NAMES)
 RAY, GENERAL, TRIX = (CONTRACT_NAMES.index(c) for c in ("ray", "general", "trix"))

@@ -35,7 +35,7 @@ from trixsim.reports.aggregate import (  # noqa: E402
 )
 from trixsim.reports.stats import moments_ci, wilson  # noqa: E402
 
-from trixsim.types import CONTRACT_NAMES  # noqa: E402
+from trixsim.games.trix.types import CONTRACT_NAMES  # noqa: E402
 
 DPI = 100
 FIXED_COLOURS: dict[str, str] = {

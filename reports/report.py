@@ -27,7 +27,7 @@ from trixsim.reports.stats import moments_ci, wilson
 from trixsim.reports.tables import RunFolder, RunReadError, game_of_runs, open_run
 
 from trixsim.folders import FolderError, check_new_output, create_folder
-from trixsim.types import CONTRACT_NAMES
+from trixsim.games.trix.types import CONTRACT_NAMES
 
 
 def game_title(name: str) -> str:

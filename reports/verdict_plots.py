@@ -24,7 +24,7 @@ from trixsim.reports.plots import DPI, colour  # noqa: E402
 from trixsim.reports.stats import Estimate  # noqa: E402
 from trixsim.reports.verdicts import trix_aspects  # noqa: E402
 
-from trixsim.types import CONTRACT_NAMES  # noqa: E402
+from trixsim.games.trix.types import CONTRACT_NAMES  # noqa: E402
 
 Panel = tuple[str, list[Estimate]]
 

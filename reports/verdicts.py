@@ -20,7 +20,7 @@ from typing import Any
 from trixsim.reports.pairing import DECISIONS, MATCHED, TIMINGS, LineupStats, Paired
 from trixsim.reports.stats import Estimate
 
-from trixsim.types import CONTRACT_NAMES
+from trixsim.games.trix.types import CONTRACT_NAMES
 
 CONTRACT_CELLS = (*CONTRACT_NAMES, "all own contracts", "contracts the others pick")
 SUMMARY_ASPECTS = (

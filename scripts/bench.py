@@ -34,19 +34,19 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from trixsim.adapter import RandomOneGameBot, adapt
 from trixsim.games import get_game
+from trixsim.games.trix.adapter import RandomOneGameBot, adapt
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.outcomes import OutcomeLog
 from trixsim.games.trix.policy import key_counter, uniform_action
 from trixsim.games.trix.rules import _DEALING, _deal, legal_one, step_one
 from trixsim.games.trix.state import COL, empty
+from trixsim.games.trix.types import DONE, PASS, PLACE
 from trixsim.loading import load_seats
 from trixsim.rng import STREAM_STRATEGY, first_picker, hash4
 from trixsim.runner import RunConfig, run
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
-from trixsim.types import DONE, PASS, PLACE
 
 _PHASE, _TURN, _PLY, _GID, _FP = (COL[k] for k in ("phase", "turn", "ply", "game_id",
                                                    "first_picker"))

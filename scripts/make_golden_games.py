@@ -24,13 +24,15 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from trixsim.cards import KING_OF_HEARTS
 from trixsim.cli import cli
 from trixsim.commands.record import record_games
+from trixsim.games.trix.cards import KING_OF_HEARTS
 from trixsim.games.trix.rules import trick_winner
+from trixsim.games.trix.transcript import GameRecord
+from trixsim.games.trix.transcript_check import check_record
+from trixsim.games.trix.transcript_parse import parse_record
+from trixsim.games.trix.types import GENERAL, RAY, TRIX
 from trixsim.loading import load_seats
-from trixsim.transcript import GameRecord, check_record, parse_record
-from trixsim.types import GENERAL, RAY, TRIX
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "golden"
 
@@ -58,7 +60,7 @@ JACKS = (3, 11, 19, 27)
 def record_line(seed: int, strategies: str, game_id: int) -> str:
     """The record of one game, as ``trixsim record`` writes it (one line, with newline)."""
     buf = io.StringIO()
-    record_games(buf, load_seats(strategies, "trix"), seed, game_id, 1)
+    record_games(buf, load_seats(strategies, "trix"), seed, game_id, 1, "trix")
     return buf.getvalue()
 
 

@@ -19,10 +19,11 @@ from numba import njit
 from trixsim.strategies import heuristic_kernels
 from trixsim.strategies.heuristic_kernels import heuristic_decide
 
-from trixsim import cards, rng
-from trixsim.cards import bit_count
+from trixsim import rng
+from trixsim.games.trix import cards
 from trixsim.games.trix import policy as policy_module
 from trixsim.games.trix import worlds as worlds_module
+from trixsim.games.trix.cards import bit_count
 from trixsim.games.trix.policy import (
     POLICY_SIG,
     C,
@@ -32,10 +33,10 @@ from trixsim.games.trix.policy import (
     uniform_action,
 )
 from trixsim.games.trix.state import COL, WIDTH
+from trixsim.games.trix.types import DECLARE, DONE, PICK, PLACE, PLAY
 from trixsim.games.trix.worlds import apply, forced, legal, make_world, sample_hands
 from trixsim.jitcache import guard, sources
 from trixsim.rng import mix64
-from trixsim.types import DECLARE, DONE, PICK, PLACE, PLAY
 
 guard(__file__, sources(cards, rng, policy_module, worlds_module, heuristic_kernels),
       tuple(C.items()), DONE)

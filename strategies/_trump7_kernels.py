@@ -13,8 +13,9 @@ import numpy as np
 from numba import njit
 
 from trixsim import policykit
+from trixsim.choice import count
 from trixsim.games.trump7 import cards, policy, state
-from trixsim.games.trump7.cards import ACE, JACK, N_RANKS, QUEEN, SUIT_MASK, count
+from trixsim.games.trump7.cards import ACE, JACK, N_RANKS, QUEEN, SUIT_MASK
 from trixsim.games.trump7.policy import state_row
 from trixsim.games.trump7.state import BID, COL
 from trixsim.jitcache import guard, sources

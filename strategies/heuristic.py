@@ -19,9 +19,9 @@ import numpy as np
 from trixsim.strategies import heuristic_kernels as K
 
 from trixsim.games.trix.observation import Observation
+from trixsim.games.trix.types import TRIX
 from trixsim.rng import deal
 from trixsim.strategy import Param, Strategy
-from trixsim.types import TRIX
 
 _BASELINE: np.ndarray | None = None
 

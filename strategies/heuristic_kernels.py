@@ -2,7 +2,7 @@
 
 Each kernel takes the observation columns it needs plus a float64 parameter vector (its
 layout is the ``P_*`` indices below) and writes one action per game. Cards are
-``suit * 8 + rank`` with ranks 7 8 9 J Q K 10 A = 0..7 (trixsim.cards).
+``suit * 8 + rank`` with ranks 7 8 9 J Q K 10 A = 0..7 (trixsim.games.trix.cards).
 """
 
 from __future__ import annotations
@@ -10,15 +10,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
-from trixsim.cards import DIAMOND_MASK, KH_MASK
-from trixsim.cards import bit_count as _pc
-from trixsim.cards import high_card as _high
-from trixsim.cards import low_card as _low
-from trixsim.games.trix import policy
+from trixsim import rng
+from trixsim.games.trix import cards, policy
+from trixsim.games.trix.cards import DIAMOND_MASK, KH_MASK
+from trixsim.games.trix.cards import bit_count as _pc
+from trixsim.games.trix.cards import high_card as _high
+from trixsim.games.trix.cards import low_card as _low
 from trixsim.games.trix.policy import POLICY_SIG, C, param_vector, pick_number, state_row
+from trixsim.games.trix.types import (
+    DAMET,
+    DECLARE,
+    DINERI,
+    FARCHA,
+    GENERAL,
+    PICK,
+    PLAY,
+    PLI,
+    RAY,
+    TRIX,
+)
 from trixsim.jitcache import guard, sources
-from trixsim.types import DAMET, DECLARE, DINERI, FARCHA, GENERAL, PICK, PLAY, PLI, RAY, TRIX
 
 # its compiled code includes the policy helpers and card functions it calls
 guard(__file__, sources(cards, rng, policy))

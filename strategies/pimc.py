@@ -20,8 +20,8 @@ import numpy as np
 from trixsim.strategies.heuristic import HeuristicStrategy
 
 from trixsim.games.trix.observation import Observation
+from trixsim.games.trix.types import DECISION_NAMES
 from trixsim.strategy import Param, Strategy
-from trixsim.types import DECISION_NAMES
 
 _DECISIONS = {name: i for i, name in enumerate(DECISION_NAMES[:4])}
 

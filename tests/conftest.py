@@ -16,10 +16,10 @@ import numpy as np
 # under TRIXSIM_STRICT_SKIPS (CI) a skip fails unless the test is marked optional
 from strict_skips import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
 
-from trixsim.cards import card_name, cards_of, choose_uniform, mask_of, parse_card
 from trixsim.games import trix as engine
 from trixsim.games.trix import GameState
-from trixsim.types import CONTRACT_BY_NAME, DONE, PASS, PICK, PLACE
+from trixsim.games.trix.cards import card_name, cards_of, choose_uniform, mask_of, parse_card
+from trixsim.games.trix.types import CONTRACT_BY_NAME, DONE, PASS, PICK, PLACE
 
 FULL = 0xFFFFFFFF
 

@@ -7,7 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from trixsim.adapter import (
+from trixsim.games.trix import GAME as TRIX_RULES
+from trixsim.games.trix import Observation, init, legal_action_mask, observe, step
+from trixsim.games.trix.adapter import (
     VIEW_FIELDS,
     GameView,
     PerGameStrategy,
@@ -16,13 +18,11 @@ from trixsim.adapter import (
     adapt,
     bits,
 )
-from trixsim.cards import cards_of, lowest_card
-from trixsim.games.trix import GAME as TRIX_RULES
-from trixsim.games.trix import Observation, init, legal_action_mask, observe, step
+from trixsim.games.trix.cards import cards_of, lowest_card
+from trixsim.games.trix.types import DECLARE, DONE
 from trixsim.loading import load_strategy
 from trixsim.sim import StrategyError, decide, play_batch
 from trixsim.strategy import Param, Strategy
-from trixsim.types import DECLARE, DONE
 
 SEED = 5
 GAMES = range(24)
@@ -170,7 +170,7 @@ def test_adapt_rejects_nonsense() -> None:
 def test_adapted_bot_in_a_file_loads_by_path(tmp_path: Path) -> None:
     path = tmp_path / "one_game_bot.py"
     path.write_text(
-        "from trixsim.adapter import adapt\n"
+        "from trixsim.games.trix.adapter import adapt\n"
         "from trixsim.strategy import Param\n"
         "class Highest:\n"
         "    '''Plays its highest legal card.'''\n"

@@ -8,9 +8,9 @@ from trixsim import rng
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import Chance, init, legal_action_mask, observe, step
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.types import DONE
 from trixsim.sim import decide, play_batch
 from trixsim.strategy import Strategy
-from trixsim.types import DONE
 
 
 class Lowest(Strategy):

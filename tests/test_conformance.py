@@ -30,9 +30,9 @@ import pytest
 from trixsim.games import trix as engine
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState
+from trixsim.games.trix.types import DONE, PASS, PICK, PLACE
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
-from trixsim.types import DONE, PASS, PICK, PLACE
 
 DATA = Path(__file__).parent / "data" / "conformance.json"
 REGEN = os.environ.get("TRIXSIM_REGEN") == "1"

@@ -20,9 +20,9 @@ from trixsim.games.trix.events import (
     decode,
 )
 from trixsim.games.trix.rules import add_points, trick_winner
+from trixsim.games.trix.types import DONE, TRIX
 from trixsim.loading import load_seats
 from trixsim.sim import decide
-from trixsim.types import DONE, TRIX
 
 
 def _play(seed: int, n: int, with_events: bool) -> tuple[object, list]:

@@ -12,11 +12,11 @@ from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix.fast import compiled_lineup
 from trixsim.games.trix.outcomes import OutcomeLog, games_table
 from trixsim.games.trix.policy import POLICY_SIG
+from trixsim.games.trix.transcript import Recorder
 from trixsim.loading import bundled, load_seats
 from trixsim.sim import StrategyError, play_batch
 from trixsim.strategy import Strategy
 from trixsim.testing import check_policy
-from trixsim.transcript import Recorder
 
 LINEUPS = ["random", "heuristic", "heuristic,random,heuristic-nodeclare,random",
            "heuristic-declare,heuristic-early-trix,heuristic-late-trix,heuristic-fixed-order"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from tests.conftest import act, deal, table
-from trixsim.cards import card_name, choose_uniform, parse_card
 from trixsim.game import mask_actions
 from trixsim.games import get_game
+from trixsim.games.trix.cards import card_name, choose_uniform, parse_card
+from trixsim.games.trix.types import PASS, PICK, PLACE
 from trixsim.strategy import Strategy
-from trixsim.types import PASS, PICK, PLACE
 
 GAME = get_game("trix")
 

@@ -27,19 +27,15 @@ import pytest
 from click.testing import CliRunner
 from conftest import act, deal, legal_cards, rotate, table
 
-from trixsim.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.cli import cli
 from trixsim.games import trix as engine
+from trixsim.games.trix.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.games.trix.rules import trick_winner
+from trixsim.games.trix.transcript import ContractRecord, GameRecord, result_seats
+from trixsim.games.trix.transcript_check import check_record
+from trixsim.games.trix.transcript_parse import parse_record
+from trixsim.games.trix.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 from trixsim.table import Table
-from trixsim.transcript import (
-    ContractRecord,
-    GameRecord,
-    check_record,
-    parse_record,
-    result_seats,
-)
-from trixsim.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "golden"
 H_REST = ("trix_min_score=2.5,trix_by_pick=2,seventh_weight=1.0,farcha_shed_tricks=5,"
@@ -509,7 +505,7 @@ def test_the_declaration_examples_of_the_rules() -> None:
     from trixsim.loading import load_seats
 
     buf = io.StringIO()
-    record_games(buf, load_seats("random,random,random,random", "trix"), 1396, 0, 1)
+    record_games(buf, load_seats("random,random,random,random", "trix"), 1396, 0, 1, "trix")
     rec = parse_record(buf.getvalue())
     c = contract(rec, 7, "ray")  # the picker declares, another seat takes K♥
     assert (c.picker, c.pick, king_holder(c), c.ray_declared, king_taker(c)) == (1, 2, 1, True, 2)

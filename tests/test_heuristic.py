@@ -15,12 +15,11 @@ from trixsim.strategies.heuristic import (
 )
 from trixsim.strategies.random_bot import RandomStrategy
 
-from trixsim.cards import card_name, mask_of, parse_card
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, legal_action_mask, observe
+from trixsim.games.trix.cards import card_name, mask_of, parse_card
 from trixsim.games.trix.observation import Observation
-from trixsim.sim import play_batch
-from trixsim.types import (
+from trixsim.games.trix.types import (
     DAMET,
     DECLARE,
     DINERI,
@@ -34,6 +33,7 @@ from trixsim.types import (
     RAY,
     TRIX,
 )
+from trixsim.sim import play_batch
 
 VARIANTS = (NoDeclareHeuristic, DeclareHeuristic, EarlyTrixHeuristic, LateTrixHeuristic,
             FixedOrderHeuristic)

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from tests.conftest import act, deal, table
-from trixsim.cards import parse_card
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import observe
+from trixsim.games.trix.cards import parse_card
 from trixsim.games.trix.observation import completed_tricks, shown_voids
 from trixsim.games.trix.rules import legal_action_mask
+from trixsim.games.trix.types import PLAY
 from trixsim.loading import load_seats
 from trixsim.sim import play_batch
-from trixsim.types import PLAY
 
 
 class History:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from trixsim import loading
+from trixsim import loading, strategy_find
 from trixsim.cli import cli
 from trixsim.loading import (
     StrategyLoadError,
@@ -44,7 +44,7 @@ def fake_entry_point(monkeypatch: pytest.MonkeyPatch, on_path: None) -> None:
     def entry_points(group: str) -> list[EntryPoint]:
         return [e for e in eps if e.group == group]
 
-    monkeypatch.setattr(loading, "entry_points", entry_points)
+    monkeypatch.setattr(strategy_find, "entry_points", entry_points)
 
 
 # ---------------------------------------------------------------- finding strategies
@@ -204,8 +204,8 @@ def test_broken_bundled_module_is_reported_not_fatal(monkeypatch: pytest.MonkeyP
     (pkg / "bad.py").write_text("raise RuntimeError('boom')\n")
     (pkg / "_private.py").write_text("raise RuntimeError('never imported')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(loading, "BUNDLED_PACKAGE", "fake_bundled_pkg")
-    loading._all_bundled.cache_clear()
+    monkeypatch.setattr(strategy_find, "BUNDLED_PACKAGE", "fake_bundled_pkg")
+    strategy_find._all_bundled.cache_clear()
     try:
         assert list(loading.bundled()) == ["good"]
         errors = [i.error for i in available() if i.error]
@@ -213,7 +213,7 @@ def test_broken_bundled_module_is_reported_not_fatal(monkeypatch: pytest.MonkeyP
         with pytest.raises(StrategyLoadError, match="fake_bundled_pkg.bad failed"):
             load_strategy("nosuch", "trix")
     finally:
-        loading._all_bundled.cache_clear()
+        strategy_find._all_bundled.cache_clear()
         for mod in [m for m in sys.modules if m.startswith("fake_bundled_pkg")]:
             del sys.modules[mod]
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trixsim.cards import KH_MASK, SUIT_MASK
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init, legal_action_mask, step
+from trixsim.games.trix.cards import KH_MASK, SUIT_MASK
 from trixsim.games.trix.observation import shown_voids
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.types import DONE, PLACE
 from trixsim.games.trix.worlds import sample_hands
 from trixsim.loading import StrategyLoadError, load_seats, load_strategy
 from trixsim.sim import decide, play_batch
 from trixsim.testing import check_strategy
-from trixsim.types import DONE, PLACE
 
 
 def _states(seed: int, games: int = 30):

@@ -19,15 +19,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from trixsim.cards import RANKS, SUIT_SYMBOLS, card_name, cards_of
 from trixsim.cli import cli
+from trixsim.games.trix.cards import RANKS, SUIT_SYMBOLS, card_name, cards_of
 from trixsim.games.trix.events import Deal, Pick, Place
+from trixsim.games.trix.transcript_check import check_record
+from trixsim.games.trix.transcript_parse import parse_record
+from trixsim.games.trix.types import CONTRACT_NAMES, DECLARE, PICK, PLAY, TRIX
 from trixsim.loading import load_strategy
 from trixsim.table import Table
 from trixsim.terminal import OVER, QUIT, Session, Style, game_record
 from trixsim.terminal.text import read_card, read_contract
-from trixsim.transcript import check_record, parse_record
-from trixsim.types import CONTRACT_NAMES, DECLARE, PICK, PLAY, TRIX
 
 Chooser = Callable[[Table], int]
 

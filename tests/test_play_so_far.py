@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from trixsim.cards import DIAMOND_MASK, mask_of
+from trixsim.games.trix.cards import DIAMOND_MASK, mask_of
 from trixsim.games.trix.events import ContractEnd, Deal, Pick, Trick
+from trixsim.games.trix.types import DINERI, GENERAL, PLAY, PLI, TRIX
 from trixsim.loading import load_strategy
 from trixsim.table import Table
 from trixsim.terminal import Session
 from trixsim.terminal.text import points_so_far
-from trixsim.types import DINERI, GENERAL, PLAY, PLI, TRIX
 
 
 def _contracts(seed: int) -> list[tuple[int, int, int, int, list, tuple]]:

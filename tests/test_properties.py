@@ -16,13 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from trixsim import rng
-from trixsim.cards import DIAMOND_MASK, KH_MASK, QUEENS
 from trixsim.games import trix as engine
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError
-from trixsim.sim import play_batch
-from trixsim.strategy import Strategy
-from trixsim.types import (
+from trixsim.games.trix.cards import DIAMOND_MASK, KH_MASK, QUEENS
+from trixsim.games.trix.types import (
     DAMET,
     DECLARE,
     DINERI,
@@ -37,6 +35,8 @@ from trixsim.types import (
     RAY,
     TRIX,
 )
+from trixsim.sim import play_batch
+from trixsim.strategy import Strategy
 
 SETTINGS = settings(max_examples=6, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -16,7 +16,7 @@ from trixsim.games.trix import GameState, legal_action_mask, observe
 from trixsim.games.trix.fast import call_policy
 from trixsim.games.trix.observation import FIELDS, strategy_subkey
 from trixsim.games.trix.policy import POLICY_SIG, policy_key, state_row
-from trixsim.types import DECLARE, PLAY
+from trixsim.games.trix.types import DECLARE, PLAY
 
 # The same public history in both deals: seat 0 picks ray and leads 7C, seat 1 (no clubs)
 # discards 7S, and seat 2 is to play. Only where the K♥ lies differs: with seat 1 (asked

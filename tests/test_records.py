@@ -92,7 +92,24 @@ def test_record_and_replay_commands_play_any_game(tmp_path: Path) -> None:
     assert res.exit_code == 1 and "the record plays trump7-bid, not trix" in res.output
     res = runner.invoke(cli, ["record", "--game", "trump7", "--format", "transcript",
                               "-o", str(tmp_path / "x.jsonl")])
-    assert res.exit_code == 2 and "records Trix games, not trump7" in res.output
+    assert res.exit_code == 2 and "trump7 has no records of its own" in res.output
+
+
+def test_record_games_writes_each_game_in_its_own_format_else_the_envelope() -> None:
+    """The library call behind ``record``: by default a game's own format where it has one
+    (Trix's transcripts), else the envelope; asking a game for an own format it lacks is
+    a one-line ValueError."""
+    import io
+
+    from trixsim.commands.record import TRANSCRIPT, record_games
+
+    for game, fmt in (("trix", "trixsim-transcript/1"), ("trump7", records.FORMAT)):
+        buf = io.StringIO()
+        assert record_games(buf, load_seats("random", game), 3, 0, 2, game) == 2
+        assert [json.loads(line)["format"] for line in buf.getvalue().splitlines()] == [fmt] * 2
+    with pytest.raises(ValueError, match="trump7 has no records of its own"):
+        record_games(io.StringIO(), load_seats("random", "trump7"), 3, 0, 1, "trump7",
+                     TRANSCRIPT)
 
 
 def test_trix_writes_transcripts_and_envelopes_and_reads_both(tmp_path: Path) -> None:

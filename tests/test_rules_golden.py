@@ -18,10 +18,10 @@ import pytest
 from conftest import act, deal, hand, legal_cards, names, table
 
 from trixsim import rng
-from trixsim.cards import card_name, cards_of
 from trixsim.games import trix as engine
 from trixsim.games.trix import IllegalActionError
-from trixsim.types import (
+from trixsim.games.trix.cards import card_name, cards_of
+from trixsim.games.trix.types import (
     DAMET,
     DECLARE,
     DINERI,

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from trixsim.cli import cli
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix.outcomes import CONTRACT_COLUMNS, GAME_COLUMNS, OutcomeLog, expand
+from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.loading import load_seats
 from trixsim.runner import RunConfig, expand_lineups, plan, read_run, run
 from trixsim.sim import StrategyError, play_batch
-from trixsim.types import CONTRACT_NAMES
 
 FLAKY_BOT = '''
 import os

@@ -20,13 +20,13 @@ pytest.importorskip("starlette")
 from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from trixsim.cards import cards_of  # noqa: E402
 from trixsim.cli import cli  # noqa: E402
+from trixsim.games.trix.cards import cards_of  # noqa: E402
 from trixsim.games.trix.events import ContractEnd  # noqa: E402
+from trixsim.games.trix.types import PASS  # noqa: E402
 from trixsim.serve.app import Limits, create_app  # noqa: E402
 from trixsim.serve.hub import Hub  # noqa: E402
 from trixsim.serve.tables import GameTable  # noqa: E402
-from trixsim.types import PASS  # noqa: E402
 
 Msg = dict[str, Any]
 SEED = 4_611_686_018_427_400_017

@@ -27,11 +27,11 @@ import pytest
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from trixsim.cards import KING_OF_HEARTS  # noqa: E402
+from trixsim.games.trix.cards import KING_OF_HEARTS  # noqa: E402
+from trixsim.games.trix.types import DECLARE, GENERAL, PICK, PLACE, PLAY, RAY  # noqa: E402
 from trixsim.serve.app import create_app  # noqa: E402
 from trixsim.serve.hub import Hub  # noqa: E402
 from trixsim.serve.tables import PERSON, GameTable  # noqa: E402
-from trixsim.types import DECLARE, GENERAL, PICK, PLACE, PLAY, RAY  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -27,8 +27,8 @@ from test_serve_browser import (  # noqa: E402
     shots,  # noqa: F401  (a fixture)
 )
 
+from trixsim.games.trix.types import PLAY, PLI, TRIX  # noqa: E402
 from trixsim.serve.wire import game_view  # noqa: E402
-from trixsim.types import PLAY, PLI, TRIX  # noqa: E402
 
 PAUSE_MS = 4000
 """How long the page shows a finished trick in the first test: long enough for the checks

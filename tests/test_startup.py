@@ -123,7 +123,7 @@ def test_unknown_command_suggests_unloaded_commands() -> None:
 
 def test_record_max_int_is_the_transcript_one() -> None:
     from trixsim.commands import record
-    from trixsim.transcript import MAX_INT
+    from trixsim.games.trix.transcript import MAX_INT
 
     assert record.MAX_INT == MAX_INT
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trixsim.adapter import adapt
-from trixsim.cards import lowest_card
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, Observation, init, legal_action_mask, observe, step
+from trixsim.games.trix.adapter import adapt
+from trixsim.games.trix.cards import lowest_card
 from trixsim.games.trix.observation import FIELDS
+from trixsim.games.trix.types import DECLARE, DONE, PICK, PLACE, PLAY
 from trixsim.sim import StrategyError, decide, play_batch
 from trixsim.strategy import Strategy
-from trixsim.types import DECLARE, DONE, PICK, PLACE, PLAY
 
 SEED = 11
 
@@ -125,6 +125,22 @@ def test_observation_does_not_reveal_other_hands(steps: int) -> None:
         # no field, nor the buffer it is a view of, holds or shares the state
         assert not np.shares_memory(fa, st.data)
         assert np.array_equal(_root(fa), _root(fb)), name
+
+
+@pytest.mark.parametrize("fields", [{"totals"}, {"totals", "hand"},
+                                    {"hand_sizes", "trick_cards", "key"}])
+def test_a_declared_observation_does_not_reveal_other_hands(fields: set[str]) -> None:
+    """A strategy that declares its fields gets them gathered: no buffer behind a field
+    may hold the hands gathered along with them."""
+    st = _midgame(64, 37)
+    live = np.flatnonzero(st.phase != DONE)
+    other = _reshuffle_others(st, 37)
+    legal = legal_action_mask(st)[live]
+    a = observe(st, live, legal, frozenset(fields | {"legal"}))
+    b = observe(other, live, legal, frozenset(fields | {"legal"}))
+    for name in fields:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+        assert np.array_equal(_root(getattr(a, name)), _root(getattr(b, name))), name
 
 
 def test_observations_through_the_driver_do_not_reveal_other_hands() -> None:

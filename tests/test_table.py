@@ -7,10 +7,10 @@ import pytest
 
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import IllegalActionError
+from trixsim.games.trix.types import PASS, PLACE
 from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
 from trixsim.table import Table
-from trixsim.types import PASS, PLACE
 
 
 def test_table_driven_by_hand_replays_the_batch_game() -> None:
@@ -108,7 +108,7 @@ def test_a_quiet_k_heart_holder_stays_hidden_from_the_other_seats() -> None:
     """In a ray contract where the holder does not declare, only the holder's history
     says that a declaration was decided (reproduces the leak: every seat saw it)."""
     from trixsim.games.trix.events import Declare, Pick
-    from trixsim.types import DECLARE, RAY
+    from trixsim.games.trix.types import DECLARE, RAY
 
     for seed in range(40):
         table = Table(seed)

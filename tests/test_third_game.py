@@ -46,6 +46,24 @@ def test_the_example_keeps_the_protocol(highcard: object) -> None:
     assert points[:, 0].mean() > points[:, 1].mean()  # keeping high cards pays
 
 
+def test_the_example_builds_on_the_shared_helpers(highcard: object) -> None:
+    """The page's claim that a game writes only its own rules: the state, observation and
+    Game boilerplate come from trixsim.gamekit, and an observation has only what was asked."""
+    from trixsim.gamekit.game import CompiledGame
+    from trixsim.gamekit.state import BatchState
+
+    assert isinstance(highcard, CompiledGame)
+    st = highcard.init(3, np.arange(5))  # type: ignore[attr-defined]
+    assert isinstance(st, BatchState) and st.take(np.array([1, 3])).batch_size == 2
+    legal = highcard.legal_action_mask(st)  # type: ignore[attr-defined]
+    obs = highcard.strategy_view(st, np.arange(5), legal,  # type: ignore[attr-defined]
+                                 frozenset({"legal", "table", "hand"}))
+    assert (obs.table == -1).all() and (obs.hand == st.hands[:, 0]).all()
+    with pytest.raises(AttributeError, match="was not requested"):
+        obs.points  # noqa: B018
+    assert highcard.decision(st).tolist() == [0] * 5  # type: ignore[attr-defined]
+
+
 def test_run_check_compare_and_report_play_the_example(highcard: object,
                                                        tmp_path: Path) -> None:
     runner = CliRunner()

@@ -12,22 +12,17 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from trixsim.cards import parse_card
 from trixsim.cli import cli
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init
+from trixsim.games.trix.cards import parse_card
 from trixsim.games.trix.rules import trick_winner
+from trixsim.games.trix.transcript import FORMAT, Recorder
+from trixsim.games.trix.transcript_check import ReplayError, check_record
+from trixsim.games.trix.transcript_parse import RecordFormatError, parse_record
 from trixsim.loading import load_seats
 from trixsim.rng import deal
 from trixsim.sim import play_batch
-from trixsim.transcript import (
-    FORMAT,
-    Recorder,
-    RecordFormatError,
-    ReplayError,
-    check_record,
-    parse_record,
-)
 
 GAME_KEYS = ["format", "game_id", "seed", "strategies", "first_picker", "contracts",
              "final_totals", "winners", "losers"]

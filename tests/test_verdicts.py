@@ -20,7 +20,7 @@ from trixsim.reports.tables import RunFolder
 from trixsim.reports.tournament import bradley_terry, pair_lineups
 from trixsim.reports.verdicts import verdict
 
-from trixsim.types import CONTRACT_NAMES
+from trixsim.games.trix.types import CONTRACT_NAMES
 
 DINERI, TRIX = CONTRACT_NAMES.index("dineri"), CONTRACT_NAMES.index("trix")
 

@@ -26,7 +26,10 @@ Beyond the rules, a game says what its callers need and nothing of it is assumed
 - **events**: ``event_log()`` makes the buffer ``init``/``step`` fill, and
   ``events_module`` holds ``decode(rows, game_ids)`` and ``visible_to(event, seat)``;
 - **records**: ``record_fields``, the per-game inputs besides the seed and game index a
-  record must keep to replay a game (Trix: its first picker; none for trump7);
+  record must keep to replay a game (Trix: its first picker; none for trump7).
+  A game may also have a record format of its own (optional ``own_records()``: its
+  ``format`` name, ``recorder``, ``parse`` and ``check``; Trix's trixsim-transcript/1),
+  which ``record`` and ``replay`` use besides the envelope;
 - **report aspects** (optional): ``report_aspects``, the import path of the report's
   plug-in for the game's own aspects (``trixsim.reports.aspects``); absent: none.
 """

@@ -11,6 +11,7 @@ changes.
 from __future__ import annotations
 
 import hashlib
+import sys
 import types
 from pathlib import Path
 
@@ -36,12 +37,33 @@ def cache_dir(module_file: str) -> Path | None:
         return None
 
 
+def _kernel_modules(module: types.ModuleType) -> list[types.ModuleType]:
+    """The other modules whose compiled functions ``module`` imported (a numba dispatcher
+    carries its Python function, and so the module that defines it)."""
+    out = []
+    for value in vars(module).values():
+        name = getattr(getattr(value, "py_func", None), "__module__", None)
+        if name and name != module.__name__ and name in sys.modules:
+            out.append(sys.modules[name])
+    return out
+
+
 def sources(*modules: types.ModuleType) -> tuple[str, ...]:
     """Fingerprints of modules' source files, for ``guard``: a cached kernel holds the
     machine code of every compiled function it calls or inlines from other modules, so
-    their sources must be part of its fingerprint."""
+    their sources must be part of its fingerprint. Besides the modules named, every module
+    whose compiled functions one of them imports counts, and so on (each once, in the
+    order first met)."""
+    seen: dict[str, types.ModuleType] = {}
+    todo = list(modules)
+    while todo:
+        m = todo.pop(0)
+        if m.__name__ in seen:
+            continue
+        seen[m.__name__] = m
+        todo += _kernel_modules(m)
     return tuple(hashlib.sha256(Path(m.__file__).read_bytes()).hexdigest()[:16]
-                 for m in modules if m.__file__)
+                 for m in seen.values() if m.__file__)
 
 
 def guard(module_file: str, *constants: object) -> None:

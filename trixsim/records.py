@@ -8,7 +8,7 @@ keeps its first picker), every action in order as ``[decision, seat, action]``, 
 result: final scores, winners and losers. Replaying deals the game again from the seed and
 index, checks each action against the rules' legal actions for that seat and decision,
 and checks that the game ends with the recorded result; no strategy is run. Trix's
-richer ``trixsim-transcript/1`` records (trixsim.transcript) are still written and read.
+richer ``trixsim-transcript/1`` records (trixsim.games.trix.transcript) are still written and read.
 """
 
 from __future__ import annotations

@@ -75,25 +75,32 @@ def first_picker(seed: int, game_id: int) -> int:
 
 
 @njit(cache=True)
-def deal_one(seed: int, game_id: int, contract_no: int, out: np.ndarray) -> None:
-    """Write one uniform deal into ``out`` (4 hand masks).
+def shuffle(base: np.uint64, out: np.ndarray) -> None:
+    """Shuffle ``out`` in place, keyed by ``base`` (a ``hash4`` of the game's coordinates):
+    every game's chance (Trix's deals, trump7's packs).
 
-    A Fisher-Yates shuffle of the 32 cards; each 64-bit counter-based draw gives two
-    32-bit halves, each mapped to [0, i] by multiply-high (bias below 2**-27). Seat ``s``
-    receives the cards at positions 8s .. 8s+7.
+    A Fisher-Yates shuffle, from the last position down; each 64-bit counter-based draw
+    gives two 32-bit halves, each mapped to [0, i] by multiply-high (bias below 2**-26 for
+    up to 64 items).
     """
-    base = hash4(seed, STREAM_DEAL, game_id, contract_no)
-    perm = np.arange(32)
     x = np.uint64(0)
-    for i in range(31, 0, -1):
+    for i in range(out.shape[0] - 1, 0, -1):
         if i & 1:
             x = mix64(base + np.uint64(i) * _K4)
         else:
             x = x << np.uint64(32)
         j = below(x, i + 1)
-        t = perm[i]
-        perm[i] = perm[j]
-        perm[j] = t
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+
+
+@njit(cache=True)
+def deal_one(seed: int, game_id: int, contract_no: int, out: np.ndarray) -> None:
+    """Write one uniform deal into ``out`` (4 hand masks): the 32 cards shuffled
+    (``shuffle``), seat ``s`` receiving the cards at positions 8s .. 8s+7."""
+    perm = np.arange(32)
+    shuffle(hash4(seed, STREAM_DEAL, game_id, contract_no), perm)
     for s in range(4):
         m = np.uint32(0)
         for k in range(8):

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from trixsim.cards import KH_MASK, SUIT_MASK, popcount
 from trixsim.errors import StrategyError
 from trixsim.games.trix import GAME, GameState, legal_action_mask, step
+from trixsim.games.trix.cards import KH_MASK, SUIT_MASK, popcount
 from trixsim.games.trix.fast import compiled_lineup, play_out_all
 from trixsim.games.trix.observation import Observation, shown_voids, strategy_subkey
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.types import DONE
 from trixsim.sim import decide
 from trixsim.strategy import Strategy
-from trixsim.types import DONE
 
 CardMask = int
 """A set of cards as a 32-bit mask (bit ``suit * 8 + rank``)."""

@@ -16,8 +16,8 @@ inside compiled code (many times faster), with the same results as the stepwise 
 base class's policy is ``UNIFORM``: uniform random play, which each game's compiled loop
 draws inline in that game's own terms.
 
-Actions: ``pick`` returns a contract id (trixsim.types), ``declare`` 1 to declare the
-king of hearts or 0 not to, ``play`` and ``place`` a card (trixsim.cards). Trix passes
+Actions: ``pick`` returns a contract id (trixsim.games.trix.types), ``declare`` 1 to declare the
+king of hearts or 0 not to, ``play`` and ``place`` a card (trixsim.games.trix.cards). Trix passes
 are not asked: a seat with nothing to place passes by rule.
 """
 

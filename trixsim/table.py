@@ -17,9 +17,9 @@ from trixsim.game import Action, Game, Seat, mask_actions
 from trixsim.games.trix import GAME, GameState
 from trixsim.games.trix.events import Event, EventLog, decode, visible_to
 from trixsim.games.trix.observation import Observation
+from trixsim.games.trix.types import PASS
 from trixsim.sim import decide
 from trixsim.strategy import Strategy
-from trixsim.types import PASS
 
 
 class Table:

@@ -3,7 +3,9 @@
 Twelve cards, ranks 0-11, three to each of four seats. Three rounds: seat 0 plays first,
 then seats 1, 2, 3; each plays one card of its hand; the highest card of the round scores
 1 point. Higher is better. Every method below is what ``trixsim.game.Game`` asks of a
-game; the registry finds it through the ``trixsim.games`` entry point group.
+game; the registry finds it through the ``trixsim.games`` entry point group. The parts
+every game shares come from ``trixsim.gamekit``: the batch state's row layout, the
+read-only observation and its field gathering, and the ``Game`` boilerplate.
 """
 
 from __future__ import annotations
@@ -16,15 +18,33 @@ import pyarrow as pa
 
 from trixsim import rng
 from trixsim.errors import IllegalActionError
-from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.game import Action, ActionMask, Decision, DecisionId
+from trixsim.gamekit.events import EventLog
+from trixsim.gamekit.game import CompiledGame
+from trixsim.gamekit.observation import Columns, Observation, gather, own_hand
+from trixsim.gamekit.state import BatchState, Layout, SeedChance
 from trixsim.policykit import strategy_subkey
 from trixsim.strategy import Strategy
 
 N_CARDS, ROUNDS = 12, 3
+PLAY, DONE = 0, 1
+LAYOUT = Layout((  # name, width, initial value, meaning: one int64 row per game
+    ("phase", 1, PLAY, "PLAY, or DONE once the game is over"),
+    ("turn", 1, 0, "the seat to act"),
+    ("round", 1, 0, "rounds finished (0-2)"),
+    ("ply", 1, 0, "cards played so far (the key of the strategies' draws)"),
+    ("hands", 4, 0, "per seat: its cards (12-bit masks; hidden)"),
+    ("table", 4, -1, "per seat: the card it played this round, -1 none"),
+    ("points", 4, 0, "per seat: points so far"),
+    ("game_id", 1, 0, "the game's index in the run"),
+))
+COL = LAYOUT.col
+PUBLIC: Columns = {"round": (COL["round"], 1, "rounds finished (0-2)"),
+                   "table": (COL["table"], 4, "(n, 4) cards played this round, -1 none"),
+                   "points": (COL["points"], 4, "(n, 4) points so far")}
 FIELDS = {"legal": "legal-action mask (cards of the hand)", "key": "random key",
           "hand": "the seat's cards (12-bit mask)", "seat": "the seat deciding",
-          "round": "rounds finished (0-2)", "table": "(n, 4) cards played this round, -1 none",
-          "points": "(n, 4) points so far"}
+          **{name: doc for name, (_, _, doc) in PUBLIC.items()}}
 GAMES_COLUMNS = {"game": "game index", "lineup": "lineup index",
                  "strategy_0..strategy_3": "each seat's strategy spec",
                  "points_0..points_3": "final points (rounds won)",
@@ -32,50 +52,52 @@ GAMES_COLUMNS = {"game": "game index", "lineup": "lineup index",
                  "loser_0..loser_3": "seat had the fewest points"}
 
 
-class State:
-    """A batch of games: hands (B, 4) masks, the cards on the table (B, 4), points."""
+class State(BatchState):
+    """A batch of games, one row each: named views ``st.hands`` (B, 4), ``st.turn`` (B,),
+    ...; ``copy``, ``take``, ``batch_size`` and ``run_seed`` come with BatchState."""
 
-    def __init__(self, seed: int, game_id: np.ndarray, hands: np.ndarray) -> None:
-        n = len(game_id)
-        self.run_seed, self.game_id, self.hands = seed, game_id, hands
-        self.table = np.full((n, 4), -1, dtype=np.int64)
-        self.points = np.zeros((n, 4), dtype=np.int64)
-        self.turn = np.zeros(n, dtype=np.int64)
-        self.round = np.zeros(n, dtype=np.int64)
-        self.ply = np.zeros(n, dtype=np.int64)
-
-    @property
-    def batch_size(self) -> int:
-        return len(self.game_id)
-
-    @property
-    def data(self) -> np.ndarray:
-        """Every field side by side, one row per game (what checks compare)."""
-        return np.column_stack([self.game_id, self.hands, self.table, self.points,
-                                self.turn, self.round, self.ply])
-
-    def copy(self) -> State:
-        out = State.__new__(State)
-        out.__dict__ = {k: (v.copy() if isinstance(v, np.ndarray) else v)
-                        for k, v in self.__dict__.items()}
-        return out
+    __slots__ = ()
+    layout = LAYOUT
+    chance_type = SeedChance
 
 
-class View(SimpleNamespace):
-    """What a seat sees in some games (fields as in FIELDS), one row per game."""
+class View(Observation):
+    """What a seat sees in some games (fields as in FIELDS), one row per game; read-only."""
 
-    def __len__(self) -> int:
-        return len(self.legal)
+    __slots__ = ()
+    FIELDS = tuple(FIELDS)
+    what = "highcard observations"
 
 
-class Events:
+class Events(EventLog):
     """highcard reports no events (its outcome is all in the final state)."""
 
-    rows = np.zeros((0, 4), dtype=np.int64)
+    width, per_step = 4, 1
 
 
-class HighCard:
-    """The rules of highcard behind the Game protocol."""
+def observe(st: State, games: np.ndarray, legal: Any, fields: Any = None,
+            viewer: Any = None) -> View:
+    """What the seat to act (or ``viewer``) sees in ``games``: the public columns gathered
+    as every game gathers them, its own hand apart, its random key."""
+    seats = st.turn[games] if viewer is None else np.asarray(viewer, dtype=np.int64)
+    legal = np.where(st.turn[games] == seats, np.asarray(legal).astype(np.int64), 0)
+    out = gather(st.data, games, PUBLIC, FIELDS if fields is None else fields)
+    out["hand"] = own_hand(st.data, games, COL["hands"], seats)[0]
+    out["key"] = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
+                               st.game_id[games], st.ply[games])
+    return View({**out, "legal": legal, "seat": np.array(seats)})
+
+
+def describe() -> dict[str, str]:
+    """Every observation field with its meaning."""
+    return dict(FIELDS)
+
+
+class HighCard(CompiledGame):
+    """The rules of highcard behind the Game protocol (CompiledGame gives ``decision``,
+    ``to_act``, ``observe``, ``describe_observation`` and ``event_log``)."""
+
+    done, observe_fn, describe_fn, event_log_type = DONE, observe, describe, Events
 
     name = "highcard"
     n_seats, n_actions = 4, N_CARDS
@@ -91,26 +113,28 @@ class HighCard:
     # -- the rules -------------------------------------------------------------------
     def init(self, seed: int, game_ids: Any, first_pickers: Any = None,
              events: Any = None) -> State:
-        ids = np.asarray(game_ids, dtype=np.int64)
-        keys = rng.hash_keys(int(seed), 7, ids, np.zeros_like(ids))
-        hands = np.zeros((len(ids), 4), dtype=np.int64)
+        st = State(LAYOUT.rows(game_ids), SeedChance(int(seed)))
+        keys = rng.hash_keys(int(seed), 7, st.game_id, np.zeros_like(st.game_id))
         for g, key in enumerate(keys):  # a shuffle that depends on (seed, game) alone
-            order = np.random.default_rng(int(key)).permutation(N_CARDS)
+            order = np.arange(N_CARDS)
+            rng.shuffle(key, order)
             for s in range(4):
-                for c in order[3 * s:3 * s + 3]:
-                    hands[g, s] |= 1 << int(c)
-        return State(int(seed), ids, hands)
+                st.hands[g, s] = sum(1 << int(c) for c in order[3 * s:3 * s + 3])
+        return st
 
     def legal_action_mask(self, st: State) -> ActionMask:
-        live = st.round < ROUNDS
+        live = st.phase != DONE
         mask = st.hands[np.arange(st.batch_size), st.turn]
         return np.where(live, mask, 0).astype(np.uint64)
+
+    def raw_legal(self, st: State) -> ActionMask:
+        return self.legal_action_mask(st)
 
     def step(self, st: State, actions: np.ndarray, events: Any = None,
              legal: Any = None) -> ActionMask:
         a = np.asarray(actions, dtype=np.int64)
         mask = self.legal_action_mask(st).astype(np.int64)
-        live = st.round < ROUNDS
+        live = st.phase != DONE
         ok = ~live | ((a >= 0) & (a < N_CARDS) & ((mask >> np.clip(a, 0, 63)) & 1 == 1))
         if not ok.all():
             raise IllegalActionError("not a card of the hand", np.flatnonzero(~ok))
@@ -126,16 +150,11 @@ class HighCard:
             st.table[g] = -1
             st.turn[g] = 0
             st.round[g] += 1
+            st.phase[g] = DONE if st.round[g] == ROUNDS else PLAY
         return self.legal_action_mask(st)
 
-    def decision(self, st: State) -> np.ndarray:
-        return np.where(st.round < ROUNDS, 0, -1)
-
-    def to_act(self, st: State) -> np.ndarray:
-        return st.turn.copy()
-
     def why_illegal(self, st: State, game: int, action: Action) -> str | None:
-        if st.round[game] >= ROUNDS:
+        if st.phase[game] == DONE:
             return "the game is over"
         if 0 <= action < N_CARDS and (int(self.legal_action_mask(st)[game]) >> action) & 1:
             return None
@@ -144,27 +163,10 @@ class HighCard:
     def action_name(self, decision: DecisionId, action: Action) -> str:
         return f"card {action}"
 
-    # -- what strategies see ---------------------------------------------------------
-    def observe(self, st: State, games: np.ndarray, seat: Seat | np.ndarray) -> Any:
-        games = np.asarray(games, dtype=np.int64)
-        seats = np.broadcast_to(np.asarray(seat), games.shape)
-        legal = np.where(st.turn[games] == seats, self.legal_action_mask(st)[games], 0)
-        return self._view(st, games, seats, legal)
-
+    # -- what strategies see (``observe`` is any seat's view) ---------------------------
     def strategy_view(self, st: State, games: np.ndarray, legal: ActionMask,
                       fields: Any) -> Any:
-        games = np.asarray(games, dtype=np.int64)
-        return self._view(st, games, st.turn[games], legal)
-
-    def _view(self, st: State, games: np.ndarray, seats: np.ndarray, legal: Any) -> Any:
-        key = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
-                            st.game_id[games], st.ply[games])
-        return View(legal=np.asarray(legal).astype(np.int64), key=key,
-                    hand=st.hands[games, seats], seat=np.asarray(seats), round=st.round[games],
-                    table=st.table[games].copy(), points=st.points[games].copy())
-
-    def describe_observation(self) -> dict[str, str]:
-        return dict(FIELDS)
+        return observe(st, np.asarray(games, dtype=np.int64), legal, fields)
 
     # -- the loop's helpers ------------------------------------------------------------
     def pending(self, st: State, legal: ActionMask) -> tuple[np.ndarray, ...]:
@@ -172,14 +174,11 @@ class HighCard:
                 np.full(st.batch_size, -1, dtype=np.int64))
 
     def audit(self, st: State) -> Any:
-        return SimpleNamespace(after_step=lambda s: (None, bool((s.round < ROUNDS).any())))
+        return SimpleNamespace(after_step=lambda s: (None, bool((s.phase != DONE).any())))
 
     def play_compiled(self, strategies: Any, seed: Any, game_ids: Any,
                       observer: Any = None) -> None:
         return None  # no compiled loop: the strategies' methods are asked
-
-    def event_log(self) -> Events:
-        return Events()
 
     # -- results and tables ------------------------------------------------------------
     def final_scores(self, st: State) -> np.ndarray:

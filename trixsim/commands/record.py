@@ -1,9 +1,10 @@
 """``trixsim record`` and ``trixsim replay``: write game records, check and show them.
 
-Records are JSON Lines: Trix's ``trixsim-transcript/1`` (trixsim/transcript.py) and any
-game's ``trixsim-record/1`` envelope (trixsim/records.py); ``replay`` reads both, line by
-line. ``record`` writes its file atomically (a temporary file next to the target, renamed
-at the end), so an interrupted run leaves either the old file or the complete new one.
+Records are JSON Lines: any game's ``trixsim-record/1`` envelope (trixsim/records.py) and
+a game's own format where it has one (``own_records()``: Trix's ``trixsim-transcript/1``);
+``replay`` reads both, line by line. ``record`` writes its file atomically (a temporary
+file next to the target, renamed at the end), so an interrupted run leaves either the old
+file or the complete new one.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -22,17 +23,19 @@ from trixsim.commands.options import Count, game_option
 if TYPE_CHECKING:
     from trixsim.records import Record
     from trixsim.strategy import Strategy
-    from trixsim.transcript import GameRecord
 
-    AnyRecord = GameRecord | Record
+    AnyRecord = Record | Any
+    """An envelope, or a record in a game's own format (it names its ``game`` too)."""
 
 TRANSCRIPT, ENVELOPE = "transcript", "record"
-"""``record --format``: Trix's trixsim-transcript/1, or the trixsim-record/1 envelope."""
+"""``record --format``: the game's own format (Trix's trixsim-transcript/1), or the
+trixsim-record/1 envelope."""
 
 MAX_INT = 2**63 - 1
-"""trixsim.transcript.MAX_INT, the largest seed and game id. Repeated here because the
-options need it when the module loads, and trixsim.transcript loads numba (``record --help``
-should not); tests/test_startup.py checks that the two agree."""
+"""The largest seed and game id of the records (trixsim.records.MAX_INT, Trix's transcripts'
+too). Repeated here because the options need it when the module loads, and those modules
+load numpy or numba (``record --help`` should not); tests/test_startup.py checks that they
+agree."""
 
 CHUNK = 2000
 """Games played per batch while recording (bounds the memory held by unwritten records)."""
@@ -60,18 +63,31 @@ def _open_temp(out: Path) -> tuple[TextIO, Path]:
     return os.fdopen(fd, "w", encoding="utf-8", newline="\n"), Path(name)
 
 
+def own_records(game: Any) -> Any | None:
+    """A game's own record format (``recorder``, ``parse``, ``check``, ``format``), None
+    when it writes only the envelope."""
+    own = getattr(game, "own_records", None)
+    return own() if own is not None else None
+
+
 def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
-                 games: int, game: str = "trix", fmt: str = TRANSCRIPT) -> int:
+                 games: int, game: str, fmt: str | None = None) -> int:
     """Play ``games`` games of ``game`` from game id ``first_game`` and write one record
-    per line (``fmt``: Trix's transcript, or the envelope any game writes)."""
+    per line (``fmt``: TRANSCRIPT, the game's own format; ENVELOPE, the envelope any game
+    writes; None, the first of them the game has). ValueError when the game has no own
+    format and TRANSCRIPT is asked for."""
     import numpy as np
 
     from trixsim.games import get_game
     from trixsim.records import record_games as envelopes
     from trixsim.sim import play_batch
-    from trixsim.transcript import Recorder
 
     rules = get_game(game)
+    own = own_records(rules)
+    fmt = fmt or (TRANSCRIPT if own is not None else ENVELOPE)
+    if fmt == TRANSCRIPT and own is None:
+        raise ValueError(f"{game} has no records of its own, only the envelope "
+                         f"(use --format {ENVELOPE})")
     labels = [getattr(s, "spec", s.label) for s in seats]  # specs reload the strategy
     done = 0
     for start in range(first_game, first_game + games, CHUNK):
@@ -80,7 +96,7 @@ def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
             for r in envelopes(rules, seats, seed, ids, labels):
                 out.write(r.to_json() + "\n")
         else:
-            rec = Recorder(seed, labels)
+            rec = own.recorder(seed, labels)
             st = play_batch(seats, seed, ids, observer=rec, game=rules)
             for one in rec.records(st):
                 out.write(one.to_json() + "\n")
@@ -101,8 +117,8 @@ def record_games(out: TextIO, seats: list[Strategy], seed: int, first_game: int,
 @click.option("--first-game", type=click.IntRange(0, MAX_INT), default=0, show_default=True,
               help="Game id of the first game (ids run on from it).")
 @click.option("--format", "fmt", type=click.Choice([TRANSCRIPT, ENVELOPE]), default=None,
-              help="trixsim-transcript/1 (Trix only; its default) or the trixsim-record/1 "
-                   "envelope (every game; the default of the others).")
+              help="The game's own format (Trix's trixsim-transcript/1; the default where "
+                   "there is one) or the trixsim-record/1 envelope (every game).")
 @game_option
 def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
                first_game: int, fmt: str | None, game: str) -> None:
@@ -111,14 +127,14 @@ def record_cmd(games: int, seed: int, strategies: str, out: Path, force: bool,
 
     Exit codes: 0 written, 1 a strategy failed, 2 bad options (nothing is written).
     """
+    from trixsim.games import get_game
     from trixsim.loading import StrategyLoadError, load_seats
     from trixsim.sim import StrategyError
 
     if first_game + games - 1 > MAX_INT:
         raise click.BadParameter("game ids would exceed 2**63-1", param_hint="--first-game")
-    fmt = fmt or (TRANSCRIPT if game == "trix" else ENVELOPE)
-    if fmt == TRANSCRIPT and game != "trix":
-        raise click.BadParameter(f"trixsim-transcript/1 records Trix games, not {game} "
+    if fmt == TRANSCRIPT and own_records(get_game(game)) is None:
+        raise click.BadParameter(f"{game} has no records of its own, only the envelope "
                                  f"(use --format {ENVELOPE})", param_hint="--format")
     try:
         seats = load_seats(strategies, game)
@@ -172,53 +188,71 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
 
 
+def _own_formats() -> dict[str, Any]:
+    """Format name -> the own record format of the registered game that has it."""
+    from trixsim.games import game_names, get_game
+
+    out: dict[str, Any] = {}
+    for name in game_names():
+        own = own_records(get_game(name))
+        if own is not None:
+            out.setdefault(own.format, own)
+    return out
+
+
 def _records(path: Path) -> Iterator[tuple[int, AnyRecord]]:
-    """(line number, record) for each non-blank line, a transcript or an envelope as its
-    ``format`` says; ClickException on a bad line."""
+    """(line number, record) for each non-blank line, an envelope or a game's own format
+    as its ``format`` says; ClickException on a bad line. A line of no known format is
+    judged by the first own format's parser (Trix's transcripts), whose messages name the
+    field, else by the envelope's."""
     import json
 
-    from trixsim import records, transcript
+    from trixsim import records
 
+    owns = _own_formats()
     for no, line in _lines(path):
         try:
-            try:  # which format: a transcript's parser judges anything else
+            try:
                 fmt = json.loads(line).get("format")
             except (ValueError, AttributeError, RecursionError):
                 fmt = None
-            if fmt == records.FORMAT:
+            fmt = fmt if isinstance(fmt, str) else None
+            own = owns.get(fmt, next(iter(owns.values()), None))
+            if fmt == records.FORMAT or own is None:
                 yield no, records.parse_record(line)
             else:
-                yield no, transcript.parse_record(line)
-        except (transcript.RecordFormatError, records.RecordFormatError) as exc:
+                yield no, own.parse(line)
+        except records.RecordFormatError as exc:
             raise click.ClickException(f"{path}:{no}: {exc}") from None
 
 
 def _game_of(rec: AnyRecord) -> str:
-    """The game a record plays (transcripts: Trix)."""
-    return getattr(rec, "game", "trix")
+    """The game a record plays (an own format's records name it too)."""
+    return rec.game
 
 
 def _check(path: Path, no: int, rec: AnyRecord) -> int:
-    """Replay one record; its contracts (transcripts) or actions (envelopes) checked."""
-    from trixsim import records, transcript
+    """Replay one record; its contracts (Trix's transcripts) or actions (envelopes)
+    checked."""
+    from trixsim import records
+    from trixsim.games import get_game
 
     try:
         if isinstance(rec, records.Record):
             return records.replay(rec)
-        return transcript.check_record(rec)
-    except (transcript.ReplayError, records.ReplayError) as exc:
+        return own_records(get_game(rec.game)).check(rec)
+    except records.ReplayError as exc:
         raise click.ClickException(f"{path}:{no}: {exc}") from None
 
 
 def show(rec: AnyRecord) -> list[str]:
-    """A record's play-by-play: Trix's transcripts contract by contract, envelopes action
-    by action in their game's names."""
+    """A record's play-by-play: envelopes action by action in their game's names, a
+    game's own format as that game shows it (Trix's transcripts contract by contract)."""
     from trixsim.games import get_game
     from trixsim.records import Record, play_by_play
 
-    # a transcript's view is Trix's own (the game that writes transcripts)
     return play_by_play(rec) if isinstance(rec, Record) else \
-        get_game("trix").play_by_play(rec)
+        get_game(rec.game).play_by_play(rec)
 
 
 def _game_or_id(ctx: click.Context, param: click.Parameter,
@@ -307,7 +341,7 @@ def _from_run(run_dir: Path, game_id: int, lineup: int,
               name: str | None = None) -> tuple[AnyRecord, str]:
     """Play game ``game_id`` of a run again and compare it, whole rows, with the run's
     tables (the run's game's, ``name`` if given must be it); returns the record (a
-    transcript for Trix, an envelope otherwise) and the line saying it matched."""
+    game's own format where it has one, else an envelope) and the line saying it matched."""
     import numpy as np
     import pyarrow.parquet as pq
 
@@ -317,7 +351,6 @@ def _from_run(run_dir: Path, game_id: int, lineup: int,
     from trixsim.runfolder import game_name
     from trixsim.runner import RunFolderError, read_run
     from trixsim.sim import play_batch
-    from trixsim.transcript import Recorder
 
     try:
         meta = read_run(run_dir)
@@ -340,8 +373,9 @@ def _from_run(run_dir: Path, game_id: int, lineup: int,
     except StrategyLoadError as exc:
         raise click.ClickException(f"cannot load the run's strategies: {exc}") from None
     ids = np.array([game_id], dtype=np.int64)
-    if played == "trix":  # Trix's transcript, contract by contract
-        rec = Recorder(meta["seed"], specs)
+    own = own_records(rules)
+    if own is not None:  # the game's own record (Trix's transcript, contract by contract)
+        rec = own.recorder(meta["seed"], specs)
         game: AnyRecord = rec.records(play_batch(seats, meta["seed"], ids, observer=rec,
                                                  game=rules))[0]
     else:

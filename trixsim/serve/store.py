@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from trixsim.cards import cards_of
 from trixsim.folders import write_atomic
+from trixsim.games.trix.cards import cards_of
 from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.tables import BOT, OPEN, PERSON, GameTable, SeatInfo, clean_name
 from trixsim.strategy import Strategy

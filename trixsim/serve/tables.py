@@ -26,17 +26,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trixsim.cards import cards_of
 from trixsim.folders import write_atomic
+from trixsim.games.trix.cards import cards_of
 from trixsim.games.trix.events import Trick
+from trixsim.games.trix.transcript_check import check_record
+from trixsim.games.trix.types import PLACE, PLAY, TRIX
 from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.wire import event_dict, game_view
 from trixsim.strategy import Strategy
 from trixsim.table import Table
 from trixsim.terminal.session import LOOKS, game_record
 from trixsim.terminal.text import Names, Style, trick_line
-from trixsim.transcript import check_record
-from trixsim.types import PLACE, PLAY, TRIX
 
 HUMAN = "human"
 """The record's name for a person's seat (as ``trixsim play`` writes it)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trixsim.cards import cards_of
+from trixsim.games.trix.cards import cards_of
 from trixsim.games.trix.events import (
     Card,
     ContractEnd,
@@ -31,9 +31,9 @@ from trixsim.games.trix.events import (
     Place,
     Trick,
 )
+from trixsim.games.trix.types import CONTRACT_NAMES, DECISION_NAMES, DECLARE, PICK, PLAY, TRIX
 from trixsim.table import Table
 from trixsim.terminal.text import Names, Narrator, Style, result_lines
-from trixsim.types import CONTRACT_NAMES, DECISION_NAMES, DECLARE, PICK, PLAY, TRIX
 
 LOG_LINES = 40
 """How many of the latest log lines a state carries."""

@@ -18,8 +18,19 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from trixsim.cards import KING_OF_HEARTS, Seat
+from trixsim.games.trix.cards import KING_OF_HEARTS, Seat
 from trixsim.games.trix.events import Trick
+from trixsim.games.trix.transcript import GameRecord, Recorder
+from trixsim.games.trix.types import (
+    CONTRACT_NAMES,
+    DECLARE,
+    PASS,
+    PICK,
+    PLACE,
+    PLAY,
+    TRIX,
+    Action,
+)
 from trixsim.strategy import Strategy
 from trixsim.table import Table
 from trixsim.terminal.text import (
@@ -33,17 +44,6 @@ from trixsim.terminal.text import (
     read_contract,
     result_lines,
     trick_line,
-)
-from trixsim.transcript import GameRecord, Recorder
-from trixsim.types import (
-    CONTRACT_NAMES,
-    DECLARE,
-    PASS,
-    PICK,
-    PLACE,
-    PLAY,
-    TRIX,
-    Action,
 )
 
 LOOKS = 2

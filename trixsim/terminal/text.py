@@ -1,7 +1,7 @@
 """Text for the terminal table: cards, hands, the trix layout, events, and typed input.
 
 Cards are written with suit symbols (``10♦``), in red for hearts and diamonds when colour
-is on; what the person types is read in the record notation of trixsim.cards (``QH``,
+is on; what the person types is read in the record notation of trixsim.games.trix.cards (``QH``,
 ``10S``), case-insensitive, with ``T`` for 10 and suit symbols also accepted. The seat
 at the keyboard is "you"; the others are "seat N".
 """
@@ -12,7 +12,7 @@ import os
 import re
 from typing import TextIO
 
-from trixsim.cards import (
+from trixsim.games.trix.cards import (
     DIAMONDS,
     KING_OF_HEARTS,
     RANKS,
@@ -36,8 +36,8 @@ from trixsim.games.trix.events import (
     Place,
     Trick,
 )
-from trixsim.transcript import result_seats
-from trixsim.types import (
+from trixsim.games.trix.transcript import result_seats
+from trixsim.games.trix.types import (
     CONTRACT_NAMES,
     DAMET,
     DINERI,

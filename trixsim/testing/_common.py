@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from trixsim.games.trix import GAME
-from trixsim.types import DECLARE, PICK, PLACE, PLAY
+from trixsim.games.trix.types import DECLARE, PICK, PLACE, PLAY
 
 _METHODS = ((PICK, "pick"), (DECLARE, "declare"), (PLAY, "play"), (PLACE, "place"))
 _PARAM_TYPES = (bool, int, float, str)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from trixsim.cards import choose_uniform
+from trixsim.choice import choose_uniform
 from trixsim.games.trix import (
     GameState,
     IllegalActionError,
@@ -20,12 +20,12 @@ from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.observation import FIELDS
 from trixsim.games.trix.rules import add_points
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 from trixsim.testing._common import (
     _action_text,
     _fail,
 )
 from trixsim.testing.redeal import History, pairs
-from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 
 # ====================================================================== check_game_engine
 # The engine calls the check makes, each in one small function, so that they can be

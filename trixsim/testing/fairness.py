@@ -19,11 +19,11 @@ from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.fast import call_policy, resolve
 from trixsim.games.trix.observation import FIELDS, observe, strategy_subkey
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.types import DECISION_NAMES
 from trixsim.sim import decide, play_batch
 from trixsim.strategy import Strategy
 from trixsim.testing._common import _action_text, _fail
 from trixsim.testing.redeal import History, pairs
-from trixsim.types import DECISION_NAMES
 
 FAIR_GAMES = 8
 """Games whose decisions are re-dealt (the strategy in all four seats)."""

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
-from trixsim.cards import KH_MASK
-from trixsim.games.trix import rules
+from trixsim import rng
+from trixsim.games.trix import cards, rules
+from trixsim.games.trix.cards import KH_MASK
 from trixsim.games.trix.rules import _DEALING, _is_legal, legal_one, step_one
 from trixsim.games.trix.state import COL, WIDTH, GameState
+from trixsim.games.trix.types import DECLARE, DONE, GENERAL, PASS, PLACE, RAY
 from trixsim.jitcache import guard, sources
-from trixsim.types import DECLARE, DONE, GENERAL, PASS, PLACE, RAY
 
 guard(__file__, sources(cards, rng, rules), tuple(COL.items()), DECLARE, DONE, _DEALING)
 

@@ -16,6 +16,7 @@ from trixsim.games.trix import (
     Observation,
 )
 from trixsim.games.trix.observation import FIELDS
+from trixsim.games.trix.types import DECISION_NAMES, DECLARE, PICK, PLACE, PLAY
 from trixsim.loading import StrategyLoadError, build, bundled, check_class, load_strategy
 from trixsim.sim import IntegrityError, StrategyError, play_batch
 from trixsim.strategy import Param, Strategy
@@ -31,7 +32,6 @@ from trixsim.testing._common import (
 )
 from trixsim.testing.fairness import FAIR_GAMES, check_fair_play
 from trixsim.testing.policy import check_agreement
-from trixsim.types import DECISION_NAMES, DECLARE, PICK, PLACE, PLAY
 
 # ====================================================================== check_strategy
 
@@ -45,7 +45,7 @@ _HINTS = {
                   "a run",
     "observation mutation": "Treat observations as read-only; copy an array before changing "
                             "it (np.array(obs.legal))",
-    "determinism": "Draw randomness only from obs.key (trixsim.cards.choose_uniform(mask, "
+    "determinism": "Draw randomness only from obs.key (trixsim.choice.choose_uniform(mask, "
                    "obs.key)), never from an unseeded generator or the clock, and keep no "
                    "state between calls that changes later answers: runs must be "
                    "reproducible and resumable",

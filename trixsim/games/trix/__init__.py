@@ -3,7 +3,9 @@ observations, and ``GAME``, the same rules behind the ``trixsim.game.Game`` inte
 
 ``rules`` is the only implementation of the rules; ``state`` the batch layout; ``chance``
 where deals come from; ``events`` what ``init`` and ``step`` report; ``observation`` what
-a seat may know.
+a seat may know. Trix's vocabulary lives here too: ``types`` (contracts, decisions,
+actions), ``cards`` (the 32-card deck), ``transcript`` (its trixsim-transcript/1 records)
+and ``adapter`` (one-game bots). The parts every game shares are ``trixsim.gamekit``.
 """
 
 from trixsim.games.trix.chance import Chance

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from trixsim.types import N_CONTRACTS
+from trixsim.games.trix.types import N_CONTRACTS
 
 _NONE = np.full((0, N_CONTRACTS, 4), -1, dtype=np.int64)
 

@@ -17,9 +17,9 @@ from numba import njit
 
 from trixsim.games.trix import rules
 from trixsim.games.trix.rules import add_points, ends_game
+from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.games.trix.verify import check_rows
 from trixsim.jitcache import guard, sources
-from trixsim.types import CONTRACT_NAMES
 
 # _chain compiles in the rules it calls: refresh its cache when they change
 guard(__file__, sources(rules))

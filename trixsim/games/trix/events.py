@@ -29,40 +29,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from trixsim.gamekit import events as gamekit
+from trixsim.gamekit.events import quad as _quad
+
 EV_WIDTH = 26
 (DEAL, PICK, DECLARE, CARD, TRICK, PLACE, PASS, OUT, CONTRACT_END, GAME_END) = range(10)
-_PER_STEP = 5  # most events one game makes in one step (a card, the trick, the end, a deal)
+PER_STEP = 5  # most events one game makes in one step (a card, the trick, the end, a deal)
 
 
-class EventLog:
+class EventLog(gamekit.EventLog):
     """A reusable buffer for the events of one ``init`` or ``step`` call."""
 
-    def __init__(self) -> None:
-        self._buf = np.zeros((0, EV_WIDTH), dtype=np.int64)
-        self._n = np.zeros(1, dtype=np.int64)
-
-    def prepare(self, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Empty the log and return (buffer, counter) large enough for one call."""
-        need = _PER_STEP * batch + 1
-        if self._buf.shape[0] < need:
-            self._buf = np.zeros((need, EV_WIDTH), dtype=np.int64)
-        self._n[0] = 0
-        return self._buf, self._n
-
-    @property
-    def rows(self) -> np.ndarray:
-        """The events of the last call, one row each, in the order they happened per game."""
-        return self._buf[:int(self._n[0])]
-
-    def __len__(self) -> int:
-        return int(self._n[0])
+    width = EV_WIDTH
+    per_step = PER_STEP
 
 
 @dataclass(frozen=True)
-class Event:
-    """Something that happened in one game (``game``: its global index)."""
+class Event(gamekit.Event):
+    """Something that happened in one game (``game``: its global index) during one of its
+    contracts."""
 
-    game: int
     contract: int  # the contract's number in the game, 0-based
 
 
@@ -155,10 +141,6 @@ class GameEnd(Event):
     """The game ended with these totals."""
 
     totals: tuple[int, int, int, int]
-
-
-def _quad(r: list[int], at: int) -> tuple[int, int, int, int]:
-    return (r[at], r[at + 1], r[at + 2], r[at + 3])
 
 
 def decode(rows: np.ndarray, game_ids: np.ndarray) -> list[Event]:

@@ -21,9 +21,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
-from trixsim.errors import StrategyError
-from trixsim.games.trix import events, outcomes, policy, rules, state
+from trixsim import rng
+from trixsim.gamekit import game as gamekit
+from trixsim.gamekit.events import keep as _keep
+from trixsim.gamekit.events import no_events
+from trixsim.games.trix import cards, events, outcomes, policy, rules, state
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EV_WIDTH
 from trixsim.games.trix.observation import strategy_subkey
@@ -45,10 +47,10 @@ from trixsim.games.trix.rules import (
     step_one,
 )
 from trixsim.games.trix.state import COL, GameState, empty
+from trixsim.games.trix.types import DECLARE, DONE, PASS, PICK, PLACE
 from trixsim.jitcache import guard, sources
 from trixsim.rng import first_picker
 from trixsim.strategy import UNIFORM
-from trixsim.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 
 guard(__file__, sources(cards, rng, events, outcomes, policy, rules, state), tuple(COL.items()),
       EV_WIDTH, DONE, PASS, PICK, DECLARE, PLACE,
@@ -60,20 +62,7 @@ _OUT_FIRST = COL["out_first"]
 _STOP_AFTER = COL["stop_after"]
 _PLY = COL["ply"]
 _HANDS = COL["hands"]
-_NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
-
-
-@njit(cache=True)
-def _keep(ev: np.ndarray, k: int, E: np.ndarray, n_all: np.ndarray) -> np.ndarray:
-    """Append the scratch events ``ev[:k]`` to the kept events (growing the buffer)."""
-    m = n_all[0]
-    if m + k > E.shape[0]:
-        bigger = np.empty((max(2 * E.shape[0], m + k + 1024), EV_WIDTH), dtype=np.int64)
-        bigger[:m] = E[:m]
-        E = bigger
-    E[m:m + k] = ev[:k]
-    n_all[0] = m + k
-    return E
+_NO_EVENTS = no_events(EV_WIDTH)
 
 
 @njit(cache=True)
@@ -263,15 +252,8 @@ def resolve(policy: Any) -> Any:
 def compiled_lineup(strategies: Any) -> tuple[tuple, np.ndarray] | None:
     """The four seats' compiled policies and their (4, n) parameter rows, or None unless
     every seat has one (``Strategy.compiled``)."""
-    got = [s.compiled() for s in strategies]
-    if any(c is None for c in got):
-        return None
-    got = [(resolve(c[0]), c[1]) for c in got]
-    width = max(len(c[1]) for c in got)
-    params = np.zeros((4, width))
-    for s, (_, p) in enumerate(got):
-        params[s, :len(p)] = p
-    return tuple(c[0] for c in got), params
+    lineup = gamekit.compiled_lineup(strategies, uniform_policy)
+    return None if lineup is None else lineup[:2]
 
 
 def play_lineup(strategies: Any, seed: int, game_ids: Any,
@@ -289,19 +271,9 @@ def play_lineup(strategies: Any, seed: int, game_ids: Any,
     st, events, err = play_compiled(lineup[0], lineup[1], Chance(int(seed)), ids,
                                     outcomes=outcomes, keep_events=keep)
     if err[0] >= 0:
-        from trixsim.game import mask_actions
         from trixsim.games.trix.game import GAME
 
-        g, seat, decision, a = (int(x) for x in err)
-        name = GAME.action_name(decision, a)
-        shown = f"{a} ({name})" if name != str(a) else str(a)
-        legal = " ".join(GAME.action_name(decision, x)
-                         for x in mask_actions(GAME.legal_action_mask(st.take([g]))[0]))
-        raise StrategyError(
-            f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
-            f"{shown} on decision {DECISION_NAMES[decision]!r} in game "
-            f"{int(st.game_id[g])}: {GAME.why_illegal(st, g, a)} (legal: {legal}; its "
-            f"compiled policy)")
+        raise gamekit.policy_error(GAME, st, strategies, err)
     if keep:
         observer.events(st, events)
     return st

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim.cards import JACKS, card_name, cards_of
 from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.gamekit.game import CompiledGame
 from trixsim.games.trix import events as events_module
 from trixsim.games.trix import rules
+from trixsim.games.trix.cards import JACKS, card_name, cards_of
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EventLog
 from trixsim.games.trix.integrity import TotalsAudit
@@ -32,8 +33,7 @@ from trixsim.games.trix.rules import (
     winners_losers,
 )
 from trixsim.games.trix.state import COL, GameState
-from trixsim.jitcache import guard, sources
-from trixsim.types import (
+from trixsim.games.trix.types import (
     CONTRACT_NAMES,
     DECLARE,
     DONE,
@@ -43,6 +43,7 @@ from trixsim.types import (
     PLAY,
     TRIX,
 )
+from trixsim.jitcache import guard, sources
 
 SUIT_WORDS = ("hearts", "clubs", "diamonds", "spades")
 _PASS_BIT = np.uint64(1) << np.uint64(PASS)
@@ -51,8 +52,14 @@ _TURN = COL["turn"]
 guard(__file__, sources(rules), DONE, PASS, PLACE, _PHASE, _TURN)
 
 
-class TrixGame:
+class TrixGame(CompiledGame):
     """The four-player, 32-card Trix of ``docs/rules.md``."""
+
+    done = DONE
+    observe_fn = observe
+    describe_fn = describe
+    event_log_type = EventLog
+    outcome_log_type = OutcomeLog
 
     name = "trix"
     n_seats = 4
@@ -72,14 +79,6 @@ class TrixGame:
                      "by the rules")
     format_limits = {"trixsim-run/1": None}
     """Notes ``trixsim check`` prints about runs of older formats (filled below)."""
-
-    def describe_observation(self) -> dict[str, str]:
-        """Every observation field with its meaning."""
-        return describe()
-
-    def event_log(self) -> EventLog:
-        """A fresh buffer for the events of ``init`` and ``step``."""
-        return EventLog()
 
     def verify_tables(self, tables: dict[str, Any], start: int, stop: int,
                       rows: dict[str, int]) -> list[str]:
@@ -102,6 +101,13 @@ class TrixGame:
         from trixsim.games.trix.show import play_by_play
 
         return play_by_play(record)
+
+    def own_records(self) -> Any:
+        """Trix's own record format, trixsim-transcript/1, besides the envelope every
+        game writes (``record`` and ``replay`` ask a game for it)."""
+        from trixsim.games.trix.transcript import Transcripts
+
+        return Transcripts()
 
     def whole_game_kernel(self) -> Any:
         """The compiled whole-game loop (its cache says whether a run must compile)."""
@@ -151,10 +157,6 @@ class TrixGame:
         lm = (np.asarray(legal) & np.uint64(0xFFFFFFFF)).astype(np.int64)
         return observe(state, games, lm, fields)
 
-    def outcomes(self, batch: int, lineup: int = 0) -> OutcomeLog:
-        """An observer collecting a batch's outcome tables (``tables(state, specs)``)."""
-        return OutcomeLog(batch, lineup)
-
     def final_scores(self, state: GameState) -> np.ndarray:
         """(B, 4) final totals of finished games."""
         return state.totals.copy()
@@ -183,22 +185,10 @@ class TrixGame:
 
         return play_lineup(strategies, seed, game_ids, observer)
 
-    def decision(self, state: GameState) -> np.ndarray:
-        """Per game, PICK, DECLARE, PLAY or PLACE, or -1 once the game is over."""
-        ph = state.phase.copy()
-        ph[ph == DONE] = -1
-        return ph
-
-    def to_act(self, state: GameState) -> np.ndarray:
-        """Per game, the seat to act."""
-        return state.turn.copy()
-
-    def observe(self, state: GameState, games: np.ndarray,
-                seat: Seat | np.ndarray) -> Observation:
-        """What ``seat`` knows in the games at ``games``; ``legal`` is set where it acts."""
-        games = np.asarray(games, dtype=np.int64)
-        legal = legal_action_mask(state)[games]
-        return observe(state, games, legal, viewer=np.broadcast_to(seat, games.shape))
+    def raw_legal(self, state: GameState) -> np.ndarray:
+        """The engine's 32-bit masks, the pass not in them (``observe`` and ``decision``
+        come from CompiledGame: PICK, DECLARE, PLAY or PLACE, -1 once over)."""
+        return legal_action_mask(state)
 
     def action_name(self, decision: DecisionId, action: Action) -> str:
         """``dineri``, ``declare``/``keep quiet``, ``AH``, ``pass``; else the number."""

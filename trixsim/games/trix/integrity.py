@@ -14,8 +14,8 @@ from numba import njit
 from trixsim.games.trix import rules
 from trixsim.games.trix.rules import add_points
 from trixsim.games.trix.state import GameState
+from trixsim.games.trix.types import DONE
 from trixsim.jitcache import guard, sources
-from trixsim.types import DONE
 
 guard(__file__, sources(rules), DONE)
 

@@ -9,13 +9,14 @@ Fields are read-only views of that copy, made on first use.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from trixsim import rng
+from trixsim.gamekit import observation as gamekit
+from trixsim.gamekit.observation import gather, own_hand
 from trixsim.games.trix.policy import DECLARE_TAG
 from trixsim.games.trix.state import COL, WIDTH, GameState
+from trixsim.games.trix.types import DECLARE, PLAY
 from trixsim.policykit import strategy_subkey
-from trixsim.types import DECLARE, PLAY
 
 _H = COL["hands"]
 
@@ -54,11 +55,11 @@ FIELDS = (*_PUBLIC, "legal", "hand", "hand_sizes", "key", "pick")
 _OWN = ("legal", "hand", "hand_sizes", "key", "pick")
 
 
-class Observation:
+class Observation(gamekit.Observation):
     """What the acting seat knows, for ``n`` games at once (one row per game).
 
     Every field is an int64 array of length n, or (n, 4) indexed by seat; card sets are
-    32-bit masks (trixsim.cards). Besides the public fields of the state (see ``FIELDS``
+    32-bit masks (trixsim.games.trix.cards). Besides the public fields of the state (see ``FIELDS``
     and ``describe()``): ``legal`` (the legal-action mask), ``hand`` (own cards),
     ``hand_sizes`` ((n, 4) cards each seat holds), ``pick`` (the picker's pick number,
     1..7) and ``key`` (a uint64 random key unique to this decision, for reproducible bots).
@@ -67,31 +68,8 @@ class Observation:
     eagerly, so it pays for nothing else); reading an undeclared field is an error.
     """
 
-    __slots__ = ("_f",)
-
-    def __init__(self, fields: dict[str, np.ndarray]) -> None:
-        for a in fields.values():
-            a.flags.writeable = False
-        object.__setattr__(self, "_f", fields)
-
-    def __getattr__(self, name: str) -> np.ndarray:
-        try:
-            return self._f[name]
-        except KeyError:
-            if name in FIELDS:
-                raise AttributeError(
-                    f"observation field {name!r} was not requested: add it to the "
-                    f"strategy's `observes`") from None
-            raise AttributeError(f"observations have no field {name!r}") from None
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("observations are read-only")
-
-    def __len__(self) -> int:
-        return len(self._f["legal"])
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._f
+    __slots__ = ()
+    FIELDS = FIELDS
 
     def state_rows(self) -> np.ndarray:
         """Each game's state row rebuilt from the public fields, hands zeroed: what a
@@ -102,10 +80,6 @@ class Observation:
         for name, (col, width, _) in _PUBLIC.items():
             out[:, col:col + width] = np.asarray(getattr(self, name)).reshape(n, width)
         return out
-
-    def select(self, rows: np.ndarray) -> Observation:
-        """The observation restricted to some of its games."""
-        return Observation({k: v[rows] for k, v in self._f.items()})
 
 
 def shown_voids(voids: np.ndarray) -> np.ndarray:
@@ -132,16 +106,6 @@ def describe() -> dict[str, str]:
                key="uint64 random key unique to this decision",
                pick="the picker's pick number, 1..7")
     return out
-
-
-@njit(cache=True)
-def _gather(data: np.ndarray, idx: np.ndarray, cols: np.ndarray, out: np.ndarray) -> None:
-    """``out[j, i] = data[idx[i], cols[j]]``: the requested columns of the games at
-    ``idx``, one pass."""
-    for i in range(idx.shape[0]):
-        g = idx[i]
-        for j in range(cols.shape[0]):
-            out[j, i] = data[g, cols[j]]
 
 
 def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
@@ -174,27 +138,15 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
         for name, (col, width, _) in _PUBLIC.items():
             out[name] = rows[:, col] if width == 1 else rows[:, col:col + width]
         hands = rows[:, _H:_H + 4]
-    else:
-        # one compiled gather of every requested column, column-major so that each
-        # field is a contiguous view of it
-        cols: list[int] = []
-        layout: list[tuple[str, int, int]] = []
-        for name in want:
-            if name in _PUBLIC:
-                col, width, _ = _PUBLIC[name]
-                layout.append((name, len(cols), width))
-                cols.extend(range(col, col + width))
-        need_hands = "hand" in want or "hand_sizes" in want
-        if need_hands:
-            layout.append(("_hands", len(cols), 4))
-            cols.extend(range(_H, _H + 4))
-        got = np.empty((len(cols), len(idx)), dtype=np.int64)
-        _gather(data, np.asarray(idx, dtype=np.int64), np.array(cols, dtype=np.int64), got)
-        for name, at, width in layout:
-            out[name] = got[at] if width == 1 else got[at:at + width].T
-        hands = out.pop("_hands") if need_hands else None
-    if "hand" in want:
         out["hand"] = hands[np.arange(len(idx)), seats].copy()
+    else:
+        # one compiled gather of the requested public columns, column-major so that each
+        # field is a contiguous view of it; the hands apart, so no field reaches them
+        out.update(gather(data, idx, _PUBLIC, want))
+        if "hand" in want or "hand_sizes" in want:
+            hand, hands = own_hand(data, idx, _H, seats)
+            if "hand" in want:
+                out["hand"] = hand
     if "hand_sizes" in want:
         out["hand_sizes"] = np.bitwise_count(hands)
     if "key" in want:  # policy.key_counter, over arrays

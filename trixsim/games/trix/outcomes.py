@@ -13,15 +13,14 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from trixsim import cards
 from trixsim.arrow import bools, dictionary, ints
-from trixsim.cards import KH_MASK, bit_count
-from trixsim.games.trix import rules
+from trixsim.games.trix import cards, rules
+from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
 from trixsim.games.trix.rules import multiplier, winners_losers
 from trixsim.games.trix.state import GameState
+from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.jitcache import guard, sources
-from trixsim.types import CONTRACT_NAMES
 
 CONTRACT_COLUMNS: dict[str, str] = {
     "game": "game (deal) index: the deals depend only on the seed, this index and number",

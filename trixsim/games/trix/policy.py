@@ -36,14 +36,16 @@ import numpy as np
 from numba import carray, njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from trixsim import cards, policykit, rng
-from trixsim.cards import bit_count, nth_card
+from trixsim import policykit, rng
+from trixsim.choice import uniform_action
+from trixsim.games.trix import cards
+from trixsim.games.trix.cards import bit_count
 from trixsim.games.trix.state import COL, FIELDS, WIDTH
+from trixsim.games.trix.types import DECLARE
 from trixsim.jitcache import guard, sources
 from trixsim.policykit import POLICY_SIG, counter_key, param_vector
 from trixsim.policykit import int64_ptr as _int64_ptr
 from trixsim.rng import STREAM_STRATEGY
-from trixsim.types import DECLARE
 
 DECLARE_TAG = 1 << 32
 """Added to ``ply`` in the key of the K♥ holder's declaration question, so that it and
@@ -104,15 +106,6 @@ def pick_number(s: np.ndarray) -> int:
 def hand_size(s: np.ndarray, seat: int) -> int:
     """Cards ``seat`` still holds (8 less those it played: public)."""
     return 8 - bit_count(s[_PLAYED_BY + seat])
-
-
-@njit(cache=True, inline="always")
-def uniform_action(legal: int, key: int) -> int:
-    """An action uniform among the mask's bits, drawn from the key's high half exactly as
-    ``trixsim.cards.choose_uniform`` draws it."""
-    cnt = bit_count(legal & 0xFFFFFFFF)
-    r = np.int64(((np.uint64(key) >> np.uint64(32)) * np.uint64(cnt)) >> np.uint64(32))
-    return nth_card(legal, r)
 
 
 @njit(POLICY_SIG, cache=True)

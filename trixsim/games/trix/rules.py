@@ -12,16 +12,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
-from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
-from trixsim.cards import bit_count as popcount
+from trixsim import rng
 from trixsim.errors import IllegalActionError as _IllegalActionError
+from trixsim.gamekit.events import buffers, no_events
+from trixsim.games.trix import cards
+from trixsim.games.trix.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
+from trixsim.games.trix.cards import bit_count as popcount
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import CARD as EV_CARD
 from trixsim.games.trix.events import CONTRACT_END as EV_CONTRACT_END
 from trixsim.games.trix.events import DEAL as EV_DEAL
 from trixsim.games.trix.events import DECLARE as EV_DECLARE
-from trixsim.games.trix.events import EV_WIDTH, EventLog
+from trixsim.games.trix.events import EV_WIDTH, PER_STEP, EventLog
 from trixsim.games.trix.events import GAME_END as EV_GAME_END
 from trixsim.games.trix.events import OUT as EV_OUT
 from trixsim.games.trix.events import PASS as EV_PASS
@@ -29,9 +31,7 @@ from trixsim.games.trix.events import PICK as EV_PICK
 from trixsim.games.trix.events import PLACE as EV_PLACE
 from trixsim.games.trix.events import TRICK as EV_TRICK
 from trixsim.games.trix.state import COL, FIELDS, GameState, empty
-from trixsim.jitcache import guard, sources
-from trixsim.rng import deal_one, first_picker
-from trixsim.types import (
+from trixsim.games.trix.types import (
     DAMET,
     DECLARE,
     DINERI,
@@ -46,6 +46,8 @@ from trixsim.types import (
     RAY,
     TRIX,
 )
+from trixsim.jitcache import guard, sources
+from trixsim.rng import deal_one, first_picker
 
 _TRIX_BIT = 1 << TRIX
 guard(__file__, sources(cards, rng), FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
@@ -197,7 +199,7 @@ _DEALING = DONE + 1
 
 # Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
 # p0..p21]; see trixsim.games.trix.events for their meaning and readable form.
-NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
+NO_EVENTS = no_events(EV_WIDTH)
 
 
 @njit(cache=True, inline='always')
@@ -362,9 +364,7 @@ def init(seed: int | Chance, game_ids: np.ndarray | list[int] | range,
 
 def _buffers(events: EventLog | None, batch: int) -> tuple[np.ndarray, np.ndarray]:
     """The event buffer and counter for a call (empty ones when nobody asks for events)."""
-    if events is None:
-        return NO_EVENTS, np.zeros(1, dtype=np.int64)
-    return events.prepare(batch)
+    return buffers(events, batch, EV_WIDTH, PER_STEP, "Trix")
 
 
 @njit(cache=True, inline='always')

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trixsim.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
+from trixsim.games.trix.cards import KING_OF_HEARTS, RANKS, SUIT_SYMBOLS, card_symbol
 from trixsim.games.trix.rules import trick_winner
-from trixsim.types import TRIX
+from trixsim.games.trix.types import TRIX
 
 if TYPE_CHECKING:
-    from trixsim.transcript import GameRecord
+    from trixsim.games.trix.transcript import GameRecord
 
 
 def _hand_text(cards: list[int]) -> str:
-    from trixsim.transcript import hand_by_suit
+    from trixsim.games.trix.transcript import hand_by_suit
 
     parts = []
     for s, suit in enumerate(hand_by_suit(cards)):

@@ -1,17 +1,16 @@
-"""The state of a batch of games: one int64 row per game, one column (or four) per field.
-
-One 2-D array, not many, so the compiled rule kernels take a single argument and a
-game's whole state sits in a few adjacent cache lines. ``GameState`` gives each field a
-name: ``st.hands`` is a (B, 4) view, ``st.phase`` a (B,) view, both writable.
+"""The state of a batch of Trix games: one int64 row per game, one column (or four) per
+field, in the layout every compiled game shares (``trixsim.gamekit.state``):
+``st.hands`` is a (B, 4) view, ``st.phase`` a (B,) view, both writable.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from trixsim.gamekit.state import BatchState, Field, Layout
 from trixsim.games.trix.chance import Chance
 
-FIELDS: tuple[tuple[str, int, int, str], ...] = (
+FIELDS: tuple[Field, ...] = (
     # name, width, initial value, meaning
     # hot fields first: a trick step touches the first three cache lines of a row
     ("phase", 1, 0, "decision the seat to act must take (PICK..PLACE) or DONE"),
@@ -47,63 +46,23 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
     ("game_id", 1, 0, "global game index, the key of all randomness"),
 )
 
-COL: dict[str, int] = {}
-_off = 0
-for _name, _width, _init, _doc in FIELDS:
-    COL[_name] = _off
-    _off += _width
-WIDTH = _off
-_INIT_ROW = np.concatenate([np.full(w, v, dtype=np.int64) for _, w, v, _ in FIELDS])
+LAYOUT = Layout(FIELDS)
+COL: dict[str, int] = LAYOUT.col
+WIDTH = LAYOUT.width
 
 
-def _field(name: str, width: int, doc: str) -> property:
-    off = COL[name]
-    if width == 1:
-        return property(lambda self: self.data[:, off], doc=doc)
-    return property(lambda self: self.data[:, off:off + width], doc=doc)
-
-
-class GameState:
+class GameState(BatchState):
     """B independent games; ``data`` is the (B, WIDTH) int64 array the kernels work on.
 
     Hidden information lives only in ``hands``; everything else is public (docs/rules.md §12)
     or derivable from public events.
     """
 
-    __slots__ = ("chance", "data")
-
-    def __init__(self, data: np.ndarray, chance: Chance | None = None) -> None:
-        if data.ndim != 2 or data.shape[1] != WIDTH or data.dtype != np.int64:
-            raise ValueError("state data must be a (B, WIDTH) int64 array")
-        self.data = data
-        self.chance = chance if chance is not None else Chance()
-
-    @property
-    def batch_size(self) -> int:
-        """Number of games in the batch."""
-        return self.data.shape[0]
-
-    @property
-    def run_seed(self) -> int:
-        """The seed of the batch's chance source (never in ``data``)."""
-        return self.chance.seed
-
-    def copy(self) -> GameState:
-        """A deep copy (the chance source is immutable and shared)."""
-        return GameState(self.data.copy(), self.chance)
-
-    def take(self, idx: np.ndarray) -> GameState:
-        """A new state holding only the games at ``idx``."""
-        return GameState(np.ascontiguousarray(self.data[idx]), self.chance.take(idx))
-
-
-for _name, _width, _init, _doc in FIELDS:
-    setattr(GameState, _name, _field(_name, _width, _doc))
+    __slots__ = ()
+    layout = LAYOUT
+    chance_type = Chance
 
 
 def empty(chance: Chance, game_ids: np.ndarray) -> GameState:
     """Initial rows for the given games (no deal yet); see ``rules.init``."""
-    gid = np.asarray(game_ids, dtype=np.int64)
-    data = np.tile(_INIT_ROW, (len(gid), 1))
-    data[:, COL["game_id"]] = gid
-    return GameState(data, chance)
+    return GameState(LAYOUT.rows(game_ids), chance)

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from trixsim.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS, popcount
-from trixsim.types import CONTRACT_NAMES, DAMET, DINERI, FARCHA, GENERAL, PLI, RAY, TRIX
+from trixsim.games.trix.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS, popcount
+from trixsim.games.trix.types import CONTRACT_NAMES, DAMET, DINERI, FARCHA, GENERAL, PLI, RAY, TRIX
 
 Columns = Mapping[str, np.ndarray]
 LIMITS = ("rows without the cards taken (runs of format trixsim-run/1): the points of "

@@ -22,14 +22,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trixsim import cards, rng
-from trixsim.cards import KH_MASK, bit_count
-from trixsim.games.trix import policy, rules, state
+from trixsim import rng
+from trixsim.games.trix import cards, policy, rules, state
+from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.rules import _is_legal, legal_one, step_one
 from trixsim.games.trix.state import COL, WIDTH
+from trixsim.games.trix.types import DONE, PASS, PLACE
 from trixsim.jitcache import guard, sources
 from trixsim.rng import mix64
-from trixsim.types import DONE, PASS, PLACE
 
 guard(__file__, sources(cards, rng, policy, rules, state), tuple(COL.items()), DONE, PASS,
       PLACE)

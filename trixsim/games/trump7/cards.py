@@ -8,9 +8,6 @@ and a uint64 action mask. Names are rank then suit letter: ``2C``, ``10H``, ``QS
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
 Card = int
 """A card id, 0..51 (``suit * 13 + rank``)."""
 CardMask = int
@@ -66,37 +63,6 @@ def names(mask: CardMask) -> str:
     return " ".join(card_name(c) for c in cards_of(mask)) or "nothing"
 
 
-@njit(cache=True, inline="always")
-def count(mask: int) -> int:
-    """Number of set bits of a non-negative int64 mask (any width up to 63 bits)."""
-    x = np.uint64(mask)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2))
-                                                & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def nth_bit(mask: int, n: int) -> int:
-    """The n-th set bit (0-based, ascending) of a mask; -1 if it has fewer than n + 1."""
-    m = np.int64(mask)
-    for _ in range(n):
-        m &= m - 1
-    if m == 0:
-        return -1
-    return count((m & -m) - 1)
-
-
-@njit(cache=True, inline="always")
-def uniform_action(legal: int, key: int) -> int:
-    """An action uniform among the mask's set bits (up to 63), from the key's high half
-    by multiply-high, as ``trixsim.cards.choose_uniform`` draws it."""
-    cnt = count(legal)
-    r = np.int64(((np.uint64(key) >> np.uint64(32)) * np.uint64(cnt)) >> np.uint64(32))
-    return nth_bit(legal, r)
-
-
 __all__ = ["ACE", "FULL_MASK", "HONOUR_POINTS", "JACK", "KING", "N_CARDS", "N_RANKS", "QUEEN",
            "RANKS", "SUITS", "SUIT_MASK", "SUIT_WORDS", "Card", "CardMask", "Suit", "card_name",
-           "cards_of", "count", "mask_of", "names", "nth_bit", "parse_card", "uniform_action"]
+           "cards_of", "mask_of", "names", "parse_card"]

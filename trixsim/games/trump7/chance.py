@@ -21,34 +21,20 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from trixsim.rng import below, hash4, mix64
+from trixsim.rng import hash4, shuffle
 
 STREAM_PACK = 0x7407
 """The ``trixsim.rng`` stream of trump7's packs (Trix's streams are 1-3)."""
-_STEP = np.uint64(0x8EBC6AF09C88C6E3)
 _NONE = np.full((0, 52), -1, dtype=np.int64)
 
 
 @njit(cache=True)
 def pack_one(seed: int, game_id: int, out: np.ndarray) -> None:
-    """Write game ``game_id``'s shuffled pack (52 card ids) into ``out``.
-
-    A Fisher-Yates shuffle; each 64-bit counter-based draw gives two 32-bit halves,
-    each mapped to [0, i] by multiply-high (bias below 2**-26).
-    """
-    base = hash4(seed, STREAM_PACK, game_id, 0)
+    """Write game ``game_id``'s shuffled pack (52 card ids) into ``out``: the cards in
+    order, shuffled as every game's chance is (``trixsim.rng.shuffle``)."""
     for i in range(52):
         out[i] = i
-    x = np.uint64(0)
-    for i in range(51, 0, -1):
-        if i & 1:
-            x = mix64(base + np.uint64(i) * _STEP)
-        else:
-            x = x << np.uint64(32)
-        j = below(x, i + 1)
-        t = out[i]
-        out[i] = out[j]
-        out[j] = t
+    shuffle(hash4(seed, STREAM_PACK, game_id, 0), out[:52])
 
 
 @njit(cache=True)

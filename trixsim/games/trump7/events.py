@@ -23,6 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from trixsim.gamekit import events as gamekit
+from trixsim.gamekit.events import Event
+from trixsim.gamekit.events import quad as _quad
+
 EV_WIDTH = 21
 (DEAL, BID, CARD, TRICK, DRAW, GAME_END) = range(6)
 PER_STEP = 5
@@ -30,35 +34,11 @@ PER_STEP = 5
 end)."""
 
 
-class EventLog:
+class EventLog(gamekit.EventLog):
     """A reusable buffer for the events of one ``init`` or ``step`` call."""
 
-    def __init__(self) -> None:
-        self._buf = np.zeros((0, EV_WIDTH), dtype=np.int64)
-        self._n = np.zeros(1, dtype=np.int64)
-
-    def prepare(self, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Empty the log and return (buffer, counter) large enough for one call."""
-        need = PER_STEP * batch + 1
-        if self._buf.shape[0] < need:
-            self._buf = np.zeros((need, EV_WIDTH), dtype=np.int64)
-        self._n[0] = 0
-        return self._buf, self._n
-
-    @property
-    def rows(self) -> np.ndarray:
-        """The events of the last call, in the order they happened per game."""
-        return self._buf[:int(self._n[0])]
-
-    def __len__(self) -> int:
-        return int(self._n[0])
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened in one game (``game``: its global index)."""
-
-    game: int
+    width = EV_WIDTH
+    per_step = PER_STEP
 
 
 @dataclass(frozen=True)
@@ -118,10 +98,6 @@ class GameEnd(Event):
     tricks: tuple[int, int, int, int]
     honours: tuple[int, int, int, int]
     bids: tuple[int, int, int, int]
-
-
-def _quad(r: list[int], at: int) -> tuple[int, int, int, int]:
-    return (r[at], r[at + 1], r[at + 2], r[at + 3])
 
 
 def decode(rows: np.ndarray, game_ids: np.ndarray) -> list[Event]:

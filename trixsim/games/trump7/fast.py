@@ -19,8 +19,9 @@ import numpy as np
 from numba import njit
 
 from trixsim import policykit, rng
+from trixsim.choice import uniform_action
+from trixsim.gamekit.events import keep as _keep
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
-from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.chance import Chance, pack_one
 from trixsim.games.trump7.events import EV_WIDTH
 from trixsim.games.trump7.policy import decision_key
@@ -45,19 +46,6 @@ _PHASE, _TURN, _PLY, _GID = COL["phase"], COL["turn"], COL["ply"], COL["game_id"
 _HANDS, _TRICK_NO, _STOCK_N = COL["hands"], COL["trick_no"], COL["stock_n"]
 _POINTS, _BIDDING = COL["points"], COL["bidding"]
 _NO_PACKS = np.full((0, 52), -1, dtype=np.int64)
-
-
-@njit(cache=True)
-def _keep(ev: np.ndarray, k: int, E: np.ndarray, n_all: np.ndarray) -> np.ndarray:
-    """Append ``ev[:k]`` to the kept events (growing the buffer)."""
-    m = n_all[0]
-    if m + k > E.shape[0]:
-        bigger = np.empty((max(2 * E.shape[0], m + k + 1024), EV_WIDTH), dtype=np.int64)
-        bigger[:m] = E[:m]
-        E = bigger
-    E[m:m + k] = ev[:k]
-    n_all[0] = m + k
-    return E
 
 
 @njit(cache=True, inline="always")

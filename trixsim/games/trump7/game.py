@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.game import Action, ActionMask, Decision, DecisionId
+from trixsim.gamekit.game import CompiledGame, compiled_lineup, policy_error
 from trixsim.games.trump7 import events as events_module
 from trixsim.games.trump7 import rules
 from trixsim.games.trump7.cards import N_RANKS, SUIT_WORDS, card_name, names
@@ -31,9 +32,14 @@ PLAY_DECISION = Decision(PLAY, "play", "play")
 BID_DECISION = Decision(BID, "bid", "bid")
 
 
-class Trump7Game:
+class Trump7Game(CompiledGame):
     """The four-player, 52-card trump7 of docs/rules-trump7.md, with or without the bid."""
 
+    done = DONE
+    observe_fn = observe
+    describe_fn = describe
+    event_log_type = EventLog
+    outcome_log_type = OutcomeLog
     n_seats = 4
     n_actions = 52
     higher_is_better = True
@@ -83,30 +89,10 @@ class Trump7Game:
         """Apply one action per game in place; IllegalActionError names refused games."""
         return rules.step(state, actions, legal, events).astype(np.uint64)
 
-    def decision(self, state: GameState) -> np.ndarray:
-        """Per game, PLAY (0) or BID (1), or -1 once the game is over."""
-        ph = state.phase.copy()
-        ph[ph == DONE] = -1
-        return ph
-
-    def to_act(self, state: GameState) -> np.ndarray:
-        """Per game, the seat to act."""
-        return state.turn.copy()
-
-    def observe(self, state: GameState, games: np.ndarray,
-                seat: Seat | np.ndarray) -> Observation:
-        """What ``seat`` knows in the games at ``games``; ``legal`` is set where it acts."""
-        games = np.asarray(games, dtype=np.int64)
-        legal = rules.legal_action_mask(state)[games]
-        return observe(state, games, legal, viewer=np.broadcast_to(seat, games.shape))
-
-    def describe_observation(self) -> dict[str, str]:
-        """Every observation field with its meaning."""
-        return describe()
-
-    def event_log(self) -> EventLog:
-        """A fresh buffer for the events of ``init`` and ``step``."""
-        return EventLog()
+    def raw_legal(self, state: GameState) -> np.ndarray:
+        """The rules' int64 masks (``observe`` and ``decision`` come from CompiledGame:
+        PLAY (0) or BID (1), -1 once over)."""
+        return rules.legal_action_mask(state)
 
     def verify_tables(self, tables: dict[str, Any], start: int, stop: int,
                       rows: dict[str, int]) -> list[str]:
@@ -177,47 +163,21 @@ class Trump7Game:
         at the end. An illegal action raises StrategyError naming the strategy."""
         from trixsim.games.trump7.fast import play_policies
         from trixsim.games.trump7.policy import uniform_policy
-        from trixsim.strategy import UNIFORM
 
-        got = [s.compiled() for s in strategies]
-        if any(c is None for c in got):
+        lineup = compiled_lineup(strategies, uniform_policy)
+        if lineup is None:
             return None
-        builtin = np.array([c[0] is UNIFORM for c in got], dtype=np.int64)
-        policies = tuple(uniform_policy if c[0] is UNIFORM else c[0] for c in got)
-        width = max(len(c[1]) for c in got)
-        params = np.zeros((4, width))
-        for s, (_, p) in enumerate(got):
-            params[s, :len(p)] = p
+        policies, params, builtin = lineup
         keep = observer is not None and hasattr(observer, "events")
         st, ev, err = play_policies(policies, params, Chance(int(seed)), game_ids,
                                     self.bidding, builtin=builtin, keep_events=keep)
         if err[0] >= 0:
-            raise self._illegal(st, strategies, err)
+            raise policy_error(self, st, strategies, err)
         if keep:
             observer.events(st, ev)
         return st
 
-    def _illegal(self, st: GameState, strategies: Any, err: np.ndarray) -> Exception:
-        """The StrategyError of a compiled policy's illegal action (``err``: batch
-        position, seat, decision, action)."""
-        from trixsim.errors import StrategyError
-        from trixsim.game import mask_actions
-
-        g, seat, decision, a = (int(x) for x in err)
-        shown = self.action_name(decision, a)
-        legal = " ".join(self.action_name(decision, x)
-                         for x in mask_actions(self.legal_action_mask(st)[g]))
-        return StrategyError(
-            f"strategy {strategies[seat].label!r} (seat {seat}) returned illegal action "
-            f"{a} ({shown}) on decision {self.decisions[decision].name!r} in game "
-            f"{int(st.game_id[g])}: {self.why_illegal(st, g, a)} (legal: {legal}; its "
-            f"compiled policy)")
-
     # -- results (not yet in the protocol) ----------------------------------------------
-
-    def outcomes(self, batch: int, lineup: int = 0) -> OutcomeLog:
-        """Builds a finished batch's outcome tables (``tables(state, specs)``)."""
-        return OutcomeLog(batch, lineup)
 
     def final_scores(self, state: GameState) -> np.ndarray:
         """(B, 4) final points of finished games (higher is better)."""

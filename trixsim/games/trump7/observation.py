@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from trixsim import rng
+from trixsim.gamekit import observation as gamekit
+from trixsim.gamekit.observation import gather, own_hand
 from trixsim.games.trump7.cards import SUIT_MASK
 from trixsim.games.trump7.state import COL, HIDDEN, GameState
 from trixsim.games.trump7.state import FIELDS as STATE_FIELDS
 from trixsim.policykit import strategy_subkey
 
 # field name -> (column, width, meaning): every public field of the state
-PUBLIC: dict[str, tuple[int, int, str]] = {
+PUBLIC: gamekit.Columns = {
     name: (COL[name], width, doc) for name, width, _, doc in STATE_FIELDS if name not in HIDDEN
 }
 PUBLIC["game"] = PUBLIC.pop("game_id")
@@ -33,39 +35,14 @@ _OWN: dict[str, str] = {
 FIELDS = (*PUBLIC, *_OWN)
 
 
-class Observation:
+class Observation(gamekit.Observation):
     """What a seat knows, for ``n`` games at once (int64 arrays of length n, or (n, 4)
     indexed by seat); read-only. A strategy that declares the fields it reads gets only
     those; reading an undeclared one is an error."""
 
-    __slots__ = ("_f",)
-
-    def __init__(self, fields: dict[str, np.ndarray]) -> None:
-        for a in fields.values():
-            a.flags.writeable = False
-        object.__setattr__(self, "_f", fields)
-
-    def __getattr__(self, name: str) -> np.ndarray:
-        try:
-            return self._f[name]
-        except KeyError:
-            if name in FIELDS:
-                raise AttributeError(f"observation field {name!r} was not requested: add "
-                                     "it to the strategy's `observes`") from None
-            raise AttributeError(f"trump7 observations have no field {name!r}") from None
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("observations are read-only")
-
-    def __len__(self) -> int:
-        return len(self._f["legal"])
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._f
-
-    def select(self, rows: np.ndarray) -> Observation:
-        """The observation restricted to some of its games."""
-        return Observation({k: v[rows] for k, v in self._f.items()})
+    __slots__ = ()
+    FIELDS = FIELDS
+    what = "trump7 observations"
 
 
 def describe() -> dict[str, str]:
@@ -88,9 +65,9 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     ``legal`` is empty wherever the viewer is not the seat to act.
     """
     idx = np.asarray(idx, dtype=np.int64)
-    rows = st.data[idx]
+    data = st.data
     legal = np.asarray(legal).astype(np.int64)
-    seats = rows[:, COL["turn"]].copy()
+    seats = data[idx, COL["turn"]]
     if viewer is not None:
         viewer = np.broadcast_to(np.asarray(viewer, dtype=np.int64), seats.shape)
         if ((viewer < 0) | (viewer > 3)).any():
@@ -99,21 +76,20 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
         seats = viewer.copy()
     want = FIELDS if fields is None else fields
     out: dict[str, np.ndarray] = {"legal": legal}
-    for name, (col, width, _) in PUBLIC.items():
-        if name in want:
-            out[name] = rows[:, col].copy() if width == 1 else rows[:, col:col + width].copy()
+    out.update(gather(data, idx, PUBLIC, want))
     if "seat" in want:
         out["seat"] = seats
-    hands = rows[:, COL["hands"]:COL["hands"] + 4]
-    if "hand" in want:
-        out["hand"] = hands[np.arange(len(idx)), seats].copy()
-    if "hand_sizes" in want:
-        out["hand_sizes"] = np.bitwise_count(hands).astype(np.int64)
+    if "hand" in want or "hand_sizes" in want:
+        hand, hands = own_hand(data, idx, COL["hands"], seats)
+        if "hand" in want:
+            out["hand"] = hand
+        if "hand_sizes" in want:
+            out["hand_sizes"] = np.bitwise_count(hands).astype(np.int64)
     if "stock_left" in want:
-        out["stock_left"] = 24 - rows[:, COL["stock_n"]]
+        out["stock_left"] = 24 - data[idx, COL["stock_n"]]
     if "key" in want:
         out["key"] = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
-                                   rows[:, COL["game_id"]], rows[:, COL["ply"]])
+                                   data[idx, COL["game_id"]], data[idx, COL["ply"]])
     return Observation(out)
 
 

@@ -14,8 +14,8 @@ import numpy as np
 from numba import carray, njit
 
 from trixsim import policykit, rng
+from trixsim.choice import count, uniform_action
 from trixsim.games.trump7 import cards
-from trixsim.games.trump7.cards import uniform_action
 from trixsim.games.trump7.state import COL, FIELDS, WIDTH
 from trixsim.jitcache import guard, sources
 from trixsim.policykit import POLICY_SIG, counter_key, int64_ptr, param_vector
@@ -56,7 +56,7 @@ def lowest_policy(row: int, legal: int, hand: int, subkey: int, params: int,
                   n_params: int) -> int:
     """The lowest legal action (bid 0; the lowest card id): a plain deterministic
     player, for tests of the compiled loop."""
-    return cards.count((legal & -legal) - 1)
+    return count((legal & -legal) - 1)
 
 
 __all__ = ["POLICY_SIG", "lowest_policy", "param_vector", "policy_key", "state_row",

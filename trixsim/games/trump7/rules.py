@@ -18,6 +18,7 @@ from numba import njit
 
 from trixsim import rng
 from trixsim.errors import IllegalActionError as _RulesError
+from trixsim.gamekit.events import buffers, no_events
 from trixsim.games.trump7 import cards, chance
 from trixsim.games.trump7.cards import ACE, JACK, N_RANKS, QUEEN, SUIT_MASK
 from trixsim.games.trump7.chance import Chance, pack_one
@@ -46,7 +47,7 @@ GAME_ID, STOCK = COL["game_id"], COL["stock"]
 
 BID_MASK = (1 << 14) - 1
 """The legal mask of a bid: 0..13 tricks, any total allowed (§11)."""
-NO_EVENTS = np.zeros((0, EV_WIDTH), dtype=np.int64)
+NO_EVENTS = no_events(EV_WIDTH)
 NO_PACKS = np.full((0, 52), -1, dtype=np.int64)
 
 
@@ -346,14 +347,7 @@ def _init_many(S: np.ndarray, seed: int, packs: np.ndarray, E: np.ndarray,
 def _buffers(events: EventLog | None, batch: int) -> tuple[np.ndarray, np.ndarray]:
     """The event buffer and counter for a call; checks a log's room (any log with
     ``prepare(batch)`` giving rows of EV_WIDTH columns, PER_STEP per game, will do)."""
-    if events is None:
-        return NO_EVENTS, np.zeros(1, dtype=np.int64)
-    E, n = events.prepare(batch)
-    if E.ndim != 2 or E.shape[1] != EV_WIDTH or E.shape[0] < PER_STEP * batch or \
-            E.dtype != np.int64:
-        raise ValueError(f"an event log for trump7 needs ({PER_STEP} x batch, {EV_WIDTH}) "
-                         "int64 rows")
-    return E, n
+    return buffers(events, batch, EV_WIDTH, PER_STEP, "trump7")
 
 
 def init(seed: int | Chance, game_ids: np.ndarray | list[int] | range, bidding: bool = False,

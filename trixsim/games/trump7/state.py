@@ -1,5 +1,5 @@
 """The state of a batch of trump7 games: one int64 row per game, one column (or more) per
-field, like Trix's (``trixsim.games.trix.state``).
+field, in the layout every compiled game shares (``trixsim.gamekit.state``).
 
 Hidden information lives only in ``hands`` and ``stock``; every other field is public
 (docs/rules-trump7.md, "What each player knows") or derived from public events.
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from trixsim.gamekit.state import BatchState, Field, Layout
 from trixsim.games.trump7.chance import Chance
 
 PLAY, BID, DONE = 0, 1, 2
 """Phases: the decision the seat to act must take (PLAY, BID) or DONE."""
 
-FIELDS: tuple[tuple[str, int, int, str], ...] = (
+FIELDS: tuple[Field, ...] = (
     # name, width, initial value, meaning
     ("phase", 1, PLAY, "PLAY or BID (the decision due) or DONE"),
     ("turn", 1, 0, "seat to act"),
@@ -49,70 +50,30 @@ FIELDS: tuple[tuple[str, int, int, str], ...] = (
 )
 HIDDEN = ("hands", "stock")
 
-COL: dict[str, int] = {}
-_off = 0
-for _name, _width, _init, _doc in FIELDS:
-    COL[_name] = _off
-    _off += _width
-WIDTH = _off
-_INIT_ROW = np.concatenate([np.full(w, v, dtype=np.int64) for _, w, v, _ in FIELDS])
+LAYOUT = Layout(FIELDS)
+COL: dict[str, int] = LAYOUT.col
+WIDTH = LAYOUT.width
 
 
-def _field(name: str, width: int, doc: str) -> property:
-    off = COL[name]
-    if width == 1:
-        return property(lambda self: self.data[:, off], doc=doc)
-    return property(lambda self: self.data[:, off:off + width], doc=doc)
-
-
-class GameState:
+class GameState(BatchState):
     """B independent trump7 games; ``data`` is the (B, WIDTH) int64 array the kernels use.
     Fields are named views (``st.hands`` is (B, 4), ``st.trump`` (B,)), all writable."""
 
-    __slots__ = ("chance", "data")
-
-    def __init__(self, data: np.ndarray, chance: Chance | None = None) -> None:
-        if data.ndim != 2 or data.shape[1] != WIDTH or data.dtype != np.int64:
-            raise ValueError("state data must be a (B, WIDTH) int64 array")
-        self.data = data
-        self.chance = chance if chance is not None else Chance()
-
-    @property
-    def batch_size(self) -> int:
-        """Number of games in the batch."""
-        return self.data.shape[0]
-
-    @property
-    def run_seed(self) -> int:
-        """The seed of the batch's chance source (never in ``data``)."""
-        return self.chance.seed
-
-    def copy(self) -> GameState:
-        """A deep copy (the chance source is immutable and shared)."""
-        return GameState(self.data.copy(), self.chance)
-
-    def take(self, idx: np.ndarray) -> GameState:
-        """A new state holding only the games at ``idx``."""
-        return GameState(np.ascontiguousarray(self.data[idx]), self.chance.take(idx))
-
-
-for _name, _width, _init, _doc in FIELDS:
-    setattr(GameState, _name, _field(_name, _width, _doc))
+    __slots__ = ()
+    layout = LAYOUT
+    chance_type = Chance
 
 
 def empty(chance: Chance, game_ids: np.ndarray, bidding: bool) -> GameState:
     """Initial rows for the given games (not dealt yet); see ``rules.init``."""
-    gid = np.asarray(game_ids, dtype=np.int64)
-    data = np.tile(_INIT_ROW, (len(gid), 1))
-    data[:, COL["game_id"]] = gid
+    data = LAYOUT.rows(game_ids)
     data[:, COL["bidding"]] = int(bidding)
     return GameState(data, chance)
 
 
-def initial_row() -> np.ndarray:
-    """A fresh row (no game id, no deal), for scalar loops."""
-    return _INIT_ROW.copy()
+initial_row = LAYOUT.initial_row
+"""A fresh row (no game id, no deal), for scalar loops."""
 
 
-__all__ = ["BID", "COL", "DONE", "FIELDS", "HIDDEN", "PLAY", "WIDTH", "GameState", "empty",
-           "initial_row"]
+__all__ = ["BID", "COL", "DONE", "FIELDS", "HIDDEN", "LAYOUT", "PLAY", "WIDTH", "GameState",
+           "empty", "initial_row"]

@@ -123,24 +123,6 @@ def high_card(m: int) -> int:
     return c
 
 
-@njit(cache=True)
-def nth_card(mask: int, n: int) -> int:
-    """The n-th card (0-based, ascending) of a mask; -1 if it has fewer than n+1 cards."""
-    m = np.int64(mask)
-    k = 0
-    while m != 0:
-        low = m & -m
-        if k == n:
-            c = 0
-            while low > 1:
-                low >>= 1
-                c += 1
-            return c
-        m ^= low
-        k += 1
-    return -1
-
-
 def lowest_card(masks: np.ndarray) -> np.ndarray:
     """Index of the lowest set bit of each non-zero mask."""
     m = np.asarray(masks).astype(np.int64)
