@@ -37,6 +37,8 @@ guard(__file__, sources(cards, rng, policy, rules, state, deal_module), tuple(CO
       DONE, PASS, PLACE)
 
 FULL = 0xFFFFFFFF
+_NO_GROUPS = np.zeros(0, dtype=np.int64)
+_NO_CAPS = np.zeros((3, 0), dtype=np.int64)
 _HANDS = COL["hands"]
 _PLAYED = COL["played"]
 _PLAYED_BY = COL["played_by"]
@@ -73,7 +75,7 @@ def sample_hands(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray
             if p == holder:
                 fixed[h] = KH_MASK
             h += 1
-    ok = deal_hidden(unknown, 3, need, allowed, fixed, seed, got)
+    ok = deal_hidden(unknown, 3, need, allowed, fixed, seed, got, _NO_GROUPS, _NO_CAPS)
     h = 0
     for p in range(4):
         if p == seat:

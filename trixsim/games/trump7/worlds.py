@@ -9,10 +9,10 @@ with the seat that drew it), and the suits each seat failed to follow. A void in
 is not for ever: a seat that showed out of a suit may draw that suit afterwards. So a
 seat that showed out of suit ``x`` at trick ``t`` (its last such trick) holds now at most
 as many cards of ``x`` as it drew after trick ``t``, less the cards of ``x`` it played
-since. Where that allowance is zero the suit is barred from the seat's deal; where it is
-positive, ``sample_world`` checks the dealt hand (jointly over the seat's voids: the
-cards of every suit it showed out of at ``t`` or later came from its draws after ``t``)
-and deals again (up to ``TRIES`` times) when the hand breaks it. The bids are public but
+since: the dealer caps the seat's cards of that suit at that allowance. ``sample_world``
+then checks each dealt hand jointly over the seat's voids (the cards of every suit it
+showed out of at ``t`` or later came from its draws after ``t``) and deals again (up to
+``TRIES`` times) when one breaks it. The bids are public but
 say nothing certain about a hand, so they do not constrain the deal (a rollout reads them
 as they stand).
 
@@ -38,7 +38,7 @@ from trixsim.search.deal import deal_hidden, popcount, shuffle_cards
 guard(__file__, sources(rng, cards, state, deal_module), tuple(COL.items()))
 
 FULL = (1 << 52) - 1
-TRIES = 16
+TRIES = 32
 """Deals tried for a world before keeping one that breaks the joint void check."""
 STOCK_HOLDER = 3
 """The stock's place among the dealer's holders, after the three other seats."""
@@ -137,6 +137,10 @@ def sample_world(s: np.ndarray, me: int, hand: int, seed: int, prm: np.ndarray,
     fixed = np.zeros(4, dtype=np.int64)
     got = np.zeros(4, dtype=np.int64)
     seats = np.zeros(3, dtype=np.int64)
+    suits = np.zeros(4, dtype=np.int64)
+    caps = np.full((4, 4), 52, dtype=np.int64)
+    for x in range(4):
+        suits[x] = _suit(x)
     h = 0
     for p in range(4):
         if p == me:
@@ -146,8 +150,10 @@ def sample_world(s: np.ndarray, me: int, hand: int, seed: int, prm: np.ndarray,
         a = np.int64(FULL)
         for x in range(4):
             t = last[p, x]
-            if t >= 0 and draws_after(s, t) - since[p, x] <= 0:
-                a &= ~_suit(x)
+            if t >= 0:
+                caps[h, x] = max(0, draws_after(s, t) - since[p, x])
+                if caps[h, x] == 0:
+                    a &= ~_suit(x)
         allowed[h] = a
         if p == th:
             fixed[h] = np.int64(1) << turned
@@ -158,7 +164,7 @@ def sample_world(s: np.ndarray, me: int, hand: int, seed: int, prm: np.ndarray,
     x = np.uint64(seed)
     for attempt in range(TRIES):
         x = mix64(x + np.uint64(attempt + 1))
-        deal_hidden(unknown, 4, need, allowed, fixed, np.int64(x), got)
+        deal_hidden(unknown, 4, need, allowed, fixed, np.int64(x), got, suits, caps)
         ok = True
         for k in range(3):
             if not hand_fits(s, seats[k], got[k], last, since):
