@@ -60,7 +60,7 @@ _TURN, _PLY = C["turn"], C["ply"]
 _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
     """Play world ``W`` to the end of its contract, every seat by the rollout policy."""
     mode = int(prm[P_ROLLOUT])
@@ -77,7 +77,7 @@ def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
         apply(W, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
     """The seat's standing after the contract (see the module doc): Trix's lower points
     made higher-is-better for the driver."""
@@ -104,13 +104,13 @@ def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
     return u
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(W: np.ndarray, a: int) -> None:
     apply(W, a)
 
 
 _scores = specialise(__name__, "_scores", sample=sample_world, apply=_apply,
-                     rollout=_rollout, utility=_utility)
+                     rollout=_rollout, utility=_utility, inline=True)
 """The generic driver (``trixsim.search.pimc``) bound to this game's functions."""
 
 

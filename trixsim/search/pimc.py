@@ -96,12 +96,13 @@ def _pimc_scores(s: np.ndarray, me: int, lg: int, hand: int, key: int, n_worlds:
 
 
 def specialise(module: str, name: str, *, sample: Callable, apply: Callable,
-               rollout: Callable, utility: Callable) -> Callable:
+               rollout: Callable, utility: Callable, inline: bool = False) -> Callable:
     """The driver bound to one game's compiled functions, compiled as a function of the
     game's kernel module ``module`` (its ``__name__``) called ``name``: the game's calls
     are direct calls (numba sees them as globals, not values), and the compiled code is
     cached with that module's kernels, so the module's ``jitcache.guard`` (which must
-    fingerprint this module's source too) drops it when either changes."""
+    fingerprint this module's source too) drops it when either changes. ``inline``: numba
+    inlines it into its callers (as it does the game's functions marked so)."""
     mod = sys.modules[module]
     code = _pimc_scores.__code__.replace(co_filename=mod.__file__, co_name=name,
                                          co_qualname=name)
@@ -111,7 +112,7 @@ def specialise(module: str, name: str, *, sample: Callable, apply: Callable,
     fn.__module__ = module
     fn.__qualname__ = name
     fn.__doc__ = _pimc_scores.__doc__
-    return njit(cache=True, nogil=True)(fn)
+    return njit(cache=True, nogil=True, inline="always" if inline else "never")(fn)
 
 
 @njit(cache=True)
