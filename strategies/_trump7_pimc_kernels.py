@@ -47,12 +47,12 @@ _PHASE, _TURN, _PLY = COL["phase"], COL["turn"], COL["ply"]
 _HANDS, _POINTS = COL["hands"], COL["points"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(W: np.ndarray, a: int) -> None:
     step_one(W, 0, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
     """Play world ``W`` to the end of the game, every seat by the rollout policy."""
     mode = int(prm[P_ROLLOUT])
@@ -66,7 +66,7 @@ def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
         step_one(W, 0, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
     """The seat's final points, plus the bonus when no seat has more."""
     mine = W[0, _POINTS + me]
@@ -81,7 +81,7 @@ def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
 
 
 _scores = specialise(__name__, "_scores", sample=sample_world, apply=_apply,
-                     rollout=_rollout, utility=_utility)
+                     rollout=_rollout, utility=_utility, inline=True)
 """The generic driver (``trixsim.search.pimc``) bound to this game's functions."""
 
 
