@@ -32,13 +32,17 @@ from trixsim.games.trix.policy import (
     state_row,
     uniform_action,
 )
-from trixsim.games.trix.state import COL, WIDTH
+from trixsim.games.trix.state import COL
 from trixsim.games.trix.types import DECLARE, DONE, PICK, PLACE, PLAY
-from trixsim.games.trix.worlds import apply, forced, legal, make_world, sample_hands
+from trixsim.games.trix.worlds import apply, forced, legal, sample_world
 from trixsim.jitcache import guard, sources
 from trixsim.rng import mix64
+from trixsim.search import deal as deal_module
+from trixsim.search import pimc as driver_module
+from trixsim.search.pimc import MAX_ACTIONS, best_action, specialise
 
-guard(__file__, sources(cards, rng, policy_module, worlds_module, heuristic_kernels),
+guard(__file__, sources(cards, rng, policy_module, worlds_module, heuristic_kernels,
+                        deal_module, driver_module),
       tuple(C.items()), DONE)
 
 # Parameter vector layout.
@@ -58,8 +62,10 @@ _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
 
 
 @njit(cache=True, inline="always")
-def _rollout(W: np.ndarray, mode: int, hp: np.ndarray, key: int) -> None:
+def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
     """Play world ``W`` to the end of its contract, every seat by the rollout policy."""
+    mode = int(prm[P_ROLLOUT])
+    hp = prm[P_HEUR:]
     while W[0, _DECISION] != DONE:
         a = forced(W)
         if a < 0:
@@ -73,8 +79,10 @@ def _rollout(W: np.ndarray, mode: int, hp: np.ndarray, key: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _utility(W: np.ndarray, me: int, win: float, lose: float) -> float:
-    """The seat's standing after the contract (see the module doc)."""
+def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
+    """The seat's standing after the contract (see the module doc): Trix's lower points
+    made higher-is-better for the driver."""
+    win, lose = prm[P_WIN], prm[P_LOSE]
     others = 0.0
     for p in range(4):
         if p != me:
@@ -97,47 +105,31 @@ def _utility(W: np.ndarray, me: int, win: float, lose: float) -> float:
     return u
 
 
+@njit(cache=True, inline="always")
+def _apply(W: np.ndarray, a: int) -> None:
+    apply(W, a)
+
+
+_scores = specialise(__name__, "_scores", sample=sample_world, apply=_apply,
+                     rollout=_rollout, utility=_utility, inline=True)
+"""The generic driver (``trixsim.search.pimc``) bound to this game's functions."""
+
+
 @njit(cache=True)
 def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) -> int:
     """The action ``pimc`` takes at state row ``s`` (public columns only) for the seat to
-    act, holding ``hand``, with legal mask ``lg`` and decision key ``key``."""
+    act, holding ``hand``, with legal mask ``lg`` and decision key ``key``: the generic
+    driver (``trixsim.search.pimc``) over Trix's worlds, rollout and utility."""
     hp = prm[P_HEUR:]
     d = s[_DECISION]
     if bit_count(lg & 0xFFFFFFFF) <= 1 or not (int(prm[P_SEARCH]) >> d) & 1:
         return heuristic_decide(s, lg, hand, hp)
-    me = s[_SEAT]
-    n_worlds = int(prm[P_WORLDS])
-    mode = int(prm[P_ROLLOUT])
-    win, lose = prm[P_WIN], prm[P_LOSE]
-    score = np.zeros(33)
-    hands = np.zeros(4, dtype=np.int64)
-    base = np.zeros((1, WIDTH), dtype=np.int64)
-    W = np.zeros((1, WIDTH), dtype=np.int64)
-    for w in range(n_worlds):
-        wkey = np.int64(mix64(np.uint64(key) ^ np.uint64(0x5851F42D4C957F2D * (w + 1))))
-        sample_hands(s, me, hand, wkey, hands)
-        make_world(s, hands, base)
-        m = lg
-        while m:
-            a = bit_count((m & -m) - 1)
-            m &= m - 1
-            for k in range(WIDTH):
-                W[0, k] = base[0, k]
-            apply(W, a)
-            _rollout(W, mode, hp, wkey)
-            score[a] += _utility(W, me, win, lose)
-    best = -1
-    bs = -1e300
-    m = lg
-    while m:
-        a = bit_count((m & -m) - 1)
-        m &= m - 1
-        if score[a] > bs:  # strict: ties keep the lowest action id
-            bs = score[a]
-            best = a
+    score = np.zeros(MAX_ACTIONS)
+    _scores(s, s[_SEAT], lg, hand, key, int(prm[P_WORLDS]), prm, score)
+    best = best_action(lg, score)
     if prm[P_TIES] == 1:
         h = heuristic_decide(s, lg, hand, hp)
-        if score[h] == bs:
+        if score[h] == score[best]:
             return h
     return best
 

@@ -67,11 +67,14 @@ def test_the_base_strategy_answers_any_decision_stepwise() -> None:
     assert np.array_equal(plain.points, fast.points)
 
 
-def test_a_strategy_of_another_game_is_refused_in_one_line() -> None:
-    with pytest.raises(StrategyLoadError, match=r"^strategy 'pimc' plays trix, not "
-                                                 r"trump7 \(strategies of trump7: heuristic, "
-                                                 r"random\)$"):
-        load_strategy("pimc", "trump7")
+def test_a_strategy_of_another_game_is_refused_in_one_line(tmp_path: Path) -> None:
+    bot = tmp_path / "trixbot.py"
+    bot.write_text("from trixsim.strategy import Strategy\n\n\n"
+                   "class TrixBot(Strategy):\n    name = 'trixbot'\n    game = 'trix'\n")
+    with pytest.raises(StrategyLoadError, match=r"^strategy '.*trixbot.py:TrixBot' plays "
+                                                 r"trix, not trump7 \(strategies of trump7: "
+                                                 r"trixsim strategies --game trump7\)$"):
+        load_strategy(f"{bot}:TrixBot", "trump7")
     with pytest.raises(StrategyLoadError, match=r"^strategy 'heuristic' exists for several "
                                                  r"games \(trix, trump7, trump7-bid\): name "
                                                  r"the game \(--game\)$"):
@@ -94,6 +97,7 @@ def test_strategies_lists_a_games_bots() -> None:
     assert res.exit_code == 0, res.output
     listed = json.loads(res.output)
     assert [(s["name"], s["game"]) for s in listed] == [("heuristic", "trump7"),
+                                                         ("pimc", "trump7"),
                                                          ("random", None)]
     res = CliRunner().invoke(cli, ["strategies", "--game", "chess"])
     assert res.exit_code == 2 and "unknown game 'chess'" in res.output

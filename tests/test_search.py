@@ -13,7 +13,7 @@ from trixsim.games.trix.observation import Observation, shown_voids
 from trixsim.games.trix.rules import legal_action_mask
 from trixsim.games.trix.state import GameState
 from trixsim.games.trix.types import DONE, PLAY
-from trixsim.search import WorldError, hidden_cards, play_out_contract, world_from
+from trixsim.games.trix.search import WorldError, hidden_cards, play_out_contract, world_from
 from trixsim.sim import decide, play_batch
 from trixsim.strategy import Strategy
 

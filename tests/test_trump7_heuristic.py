@@ -38,7 +38,7 @@ def test_each_game_gets_its_own_heuristic() -> None:
         load_strategy("heuristic:bid_shade=2.0", "trump7")
     out = CliRunner().invoke(cli, ["strategies", "--game", "trump7", "--json"]).output
     assert {(s["name"], s["game"]) for s in json.loads(out)} == {
-        ("heuristic", "trump7"), ("random", None)}
+        ("heuristic", "trump7"), ("pimc", "trump7"), ("random", None)}
 
 
 def _row(st: object) -> np.ndarray:

@@ -162,5 +162,5 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     if fields is None:
         hands[:] = 0  # the gathered rows must not carry other seats' hands
         rows[:, COL["phase"]] = phase  # nor a waiting viewer the declaration question
-        out["_rows"] = rows  # for trixsim.search.world_from: public columns only
+        out["_rows"] = rows  # for trixsim.games.trix.search.world_from: public columns only
     return Observation(out)

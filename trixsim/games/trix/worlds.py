@@ -1,14 +1,15 @@
 """Search from compiled code: sample the hidden cards, build a world, play it out.
 
-The compiled counterpart of ``trixsim.search`` for bots that search inside a policy
-(``trixsim.games.trix.policy``): everything here reads only the public columns of a state
-row and the searching seat's own hand.
+Trix's side of the generic compiled search (``trixsim.search``): the constraints its
+worlds respect, for bots that search inside a policy (``trixsim.games.trix.policy``;
+the public-API counterpart is ``trixsim.games.trix.search``). Everything here reads only
+the public columns of a state row and the searching seat's own hand.
 
 - ``sample_hands(s, seat, hand, seed, out)`` deals the cards ``seat`` cannot see to the
   other seats: as many as each still holds, none of a suit a seat has shown out of, and a
   declared K♥ that is still out to its declarer;
 - ``make_world(s, hands, W)`` writes row 0 of ``W`` as the state with those hands, set to
-  stop when the current contract ends;
+  stop when the current contract ends (``sample_world`` does both, for the driver);
 - ``apply(W, action)`` plays one action for the seat to act (False if illegal), and
   ``forced(W)`` gives the pass a rollout must play without asking (else -1).
 
@@ -29,12 +30,15 @@ from trixsim.games.trix.rules import _is_legal, legal_one, step_one
 from trixsim.games.trix.state import COL, WIDTH
 from trixsim.games.trix.types import DONE, PASS, PLACE
 from trixsim.jitcache import guard, sources
-from trixsim.rng import mix64
+from trixsim.search import deal as deal_module
+from trixsim.search.deal import deal_hidden
 
-guard(__file__, sources(cards, rng, policy, rules, state), tuple(COL.items()), DONE, PASS,
-      PLACE)
+guard(__file__, sources(cards, rng, policy, rules, state, deal_module), tuple(COL.items()),
+      DONE, PASS, PLACE)
 
 FULL = 0xFFFFFFFF
+_NO_GROUPS = np.zeros(0, dtype=np.int64)
+_NO_CAPS = np.zeros((3, 0), dtype=np.int64)
 _HANDS = COL["hands"]
 _PLAYED = COL["played"]
 _PLAYED_BY = COL["played_by"]
@@ -42,96 +46,44 @@ _VOIDS = COL["voids"]
 _DECLARED = COL["declared"]
 _STOP_AFTER = COL["stop_after"]
 _PHASE = COL["phase"]
-_KH = 5
-
-
-@njit(cache=True, inline="always")
-def _next(x: np.uint64) -> np.uint64:
-    """The next state of a SplitMix64 stream."""
-    return x + np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True, inline="always")
-def _below(x: np.uint64, n: int) -> int:
-    """An integer in [0, n) from a state of the stream."""
-    return int(((mix64(x) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True)
 def sample_hands(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray) -> bool:
     """Deal the cards ``seat`` cannot see to the other three seats into ``out`` (four
-    hand masks; ``out[seat] = hand``), consistently with the public state ``s``. The most
-    constrained cards go first, each to a random seat that may hold it, weighted by the
-    cards it still needs. Returns False if 64 attempts all dead-ended (then the last deal
-    ignores the shown voids)."""
+    hand masks; ``out[seat] = hand``), consistently with the public state ``s``: Trix's
+    constraints (each seat's cards left, its shown voids, a declared K♥ still out with its
+    declarer) handed to the generic ``trixsim.search.deal.deal_hidden``, the other seats
+    in seat order as its holders. Returns False if 64 attempts all dead-ended (then the
+    last deal ignores the shown voids)."""
     unknown = FULL & ~hand & ~np.int64(s[_PLAYED])
-    need0 = np.zeros(4, dtype=np.int64)
-    allowed = np.zeros(4, dtype=np.int64)
+    need = np.zeros(3, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.int64)
+    fixed = np.zeros(3, dtype=np.int64)
+    got = np.zeros(3, dtype=np.int64)
     voids = np.int64(s[_VOIDS])
+    holder = s[_DECLARED]
+    h = 0
     for p in range(4):
         if p != seat:
-            need0[p] = 8 - bit_count(np.int64(s[_PLAYED_BY + p]))
+            need[h] = 8 - bit_count(np.int64(s[_PLAYED_BY + p]))
             a = FULL
             for suit in range(4):
                 if (voids >> (4 * p + suit)) & 1:
                     a &= ~(np.int64(0xFF) << (8 * suit))
-            allowed[p] = a
-    x = np.uint64(seed)
-    order = np.empty(32, dtype=np.int64)
-    need = np.zeros(4, dtype=np.int64)
-    for attempt in range(65):
-        relax = attempt == 64
-        for p in range(4):
-            out[p] = 0
-            need[p] = need0[p]
-        out[seat] = hand
-        left = unknown
-        holder = s[_DECLARED]
-        if holder >= 0 and holder != seat and (left & KH_MASK) != 0 and need[holder] > 0:
-            out[holder] |= KH_MASK
-            need[holder] -= 1
-            left &= ~KH_MASK
-        n = 0
-        m = left
-        while m:  # the cards, shuffled
-            c = bit_count((m & -m) - 1)
-            m &= m - 1
-            x = _next(x)
-            j = _below(x, n + 1)
-            order[n] = order[j]
-            order[j] = c
-            n += 1
-        ok = True
-        for k in range(1, 4):  # fewest possible holders first
-            for i in range(n):
-                c = order[i]
-                cnt = 0
-                for p in range(4):
-                    if p != seat and (relax or (allowed[p] >> c) & 1):
-                        cnt += 1
-                if cnt != k and not (k == 3 and cnt == 0):
-                    continue
-                total = 0
-                for p in range(4):
-                    if p != seat and need[p] > 0 and (relax or (allowed[p] >> c) & 1):
-                        total += need[p]
-                if total == 0:
-                    ok = False
-                    break
-                x = _next(x)
-                r = _below(x, total)
-                for p in range(4):
-                    if p != seat and need[p] > 0 and (relax or (allowed[p] >> c) & 1):
-                        if r < need[p]:
-                            out[p] |= np.int64(1) << c
-                            need[p] -= 1
-                            break
-                        r -= need[p]
-            if not ok:
-                break
-        if ok:
-            return not relax
-    return False
+            allowed[h] = a
+            if p == holder:
+                fixed[h] = KH_MASK
+            h += 1
+    ok = deal_hidden(unknown, 3, need, allowed, fixed, seed, got, _NO_GROUPS, _NO_CAPS)
+    h = 0
+    for p in range(4):
+        if p == seat:
+            out[p] = hand
+        else:
+            out[p] = got[h]
+            h += 1
+    return ok
 
 
 @njit(cache=True, inline="always")
@@ -142,6 +94,17 @@ def make_world(s: np.ndarray, hands: np.ndarray, W: np.ndarray) -> None:
     for p in range(4):
         W[0, _HANDS + p] = hands[p]
     W[0, _STOP_AFTER] = 1
+
+
+@njit(cache=True)
+def sample_world(s: np.ndarray, seat: int, hand: int, seed: int, prm: np.ndarray,
+                 W: np.ndarray) -> None:
+    """``sample_hands`` then ``make_world``: the world function of the generic search
+    driver (``trixsim.search.pimc``); ``prm`` is unused (Trix's worlds take no
+    parameter)."""
+    hands = np.zeros(4, dtype=np.int64)
+    sample_hands(s, seat, hand, seed, hands)
+    make_world(s, hands, W)
 
 
 @njit(cache=True, inline="always")
@@ -173,4 +136,4 @@ def apply(W: np.ndarray, action: int) -> bool:
     return True
 
 
-__all__ = ["apply", "forced", "legal", "make_world", "sample_hands"]
+__all__ = ["apply", "forced", "legal", "make_world", "sample_hands", "sample_world"]

@@ -1,4 +1,6 @@
-"""Search on the public API: worlds consistent with what a seat knows, played out.
+"""Trix's search on the public API: worlds consistent with what a seat knows, played out
+(the compiled, game-generic core is ``trixsim.search``; Trix's compiled worlds are
+``trixsim.games.trix.worlds``).
 
 A search bot samples the hidden cards (the other seats' hands) consistently with its
 observation, builds a state from the observation and that sample with ``world_from``, and
