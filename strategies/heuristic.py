@@ -51,33 +51,43 @@ class HeuristicStrategy(Strategy):
     params = {
         "declare_margin": Param(
             -27.89, "declare K♥ when the estimated gain of declaring, 50(1-q) - 100·q·m points "
-                 "(q: chance to take it oneself, m: own multiplier), exceeds this"),
+                 "(q: chance to take it oneself, m: own multiplier), exceeds this",
+            bounds=(-100.0, 60.0)),
         "trix_min_score": Param(
             1.1547, "take trix early when the hand's trix score (jacks and cards chained to "
-                 "them count for it, stranded far cards against it) reaches this"),
+                 "them count for it, stranded far cards against it) reaches this",
+            bounds=(0.0, 6.0)),
         "trix_by_pick": Param(
-            1, "take trix whenever legal from this pick number on (it is forced at 6)"),
+            1, "take trix whenever legal from this pick number on (it is forced at 6)",
+            bounds=(1, 6)),
         "seventh_weight": Param(
             0.0, "pull towards costly contracts as the ×4 seventh pick nears: each "
-                 "contract's score drops by this × ((pick-1)/5)² × its average cost"),
+                 "contract's score drops by this × ((pick-1)/5)² × its average cost",
+            bounds=(0.0, 3.0)),
         "farcha_shed_tricks": Param(
             6, "in farcha, play the highest card while fewer tricks than this are done "
-               "(early tricks cost nothing; only the last counts)"),
+               "(early tricks cost nothing; only the last counts)",
+            bounds=(0, 8)),
         "lead_guard": Param(
             21.506, "penalty (points) for leading a suit in which one holds a queen or K♥ "
-                  "that scores in this contract"),
+                  "that scores in this contract",
+            bounds=(0.0, 60.0)),
         "place_own_weight": Param(
-            2.32, "trix: value per own card freed (in chain) by placing a card"),
+            2.32, "trix: value per own card freed (in chain) by placing a card",
+            bounds=(0.0, 6.0)),
         "place_other_weight": Param(
-            0.2471, "trix: cost of freeing a next card that someone else holds"),
+            0.2471, "trix: cost of freeing a next card that someone else holds",
+            bounds=(0.0, 4.0)),
         "place_ace_bonus": Param(
-            2.551, "trix: bonus for placing an ace (it gives another turn)"),
+            2.551, "trix: bonus for placing an ace (it gives another turn)",
+            bounds=(0.0, 10.0)),
         "farcha_by_rank": Param(
             True, "in farcha, shed the highest-ranked card (false: the highest card index, "
                   "which takes a low spade for a high card)"),
         "over_1000_penalty": Param(
             126.51, "score penalty (points) for a contract whose expected points would take "
-                   "the picker's total over 1000 and end the game against it"),
+                   "the picker's total over 1000 and end the game against it",
+            bounds=(0.0, 400.0)),
     }
     observes = frozenset({"legal", "hand", "pick", "seat", "picker", "contract", "played",
                           "best_card", "trick_n", "trick_no", "declared", "totals"})

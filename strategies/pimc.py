@@ -34,13 +34,16 @@ class PimcStrategy(Strategy):
     description = ("Monte-Carlo search: samples the hidden hands, plays each legal action "
                    "to the end of the contract in every world, keeps the best on average")
     params = {
-        "worlds": Param(24, "sampled deals of the hidden cards per decision", limit=(1, 256)),
+        "worlds": Param(24, "sampled deals of the hidden cards per decision", limit=(1, 256),
+                        bounds=(1, 48)),
         "rollout": Param("heuristic", "policy for every seat after the action: heuristic "
                                       "or random"),
         "search": Param("pick+declare+play+place",
                         "decisions searched, joined by + (the others are the heuristic's)"),
-        "win_bonus": Param(300.0, "value of ending the game with the lowest total"),
-        "lose_penalty": Param(600.0, "cost of ending the game with the highest total"),
+        "win_bonus": Param(300.0, "value of ending the game with the lowest total",
+                        bounds=(0.0, 600.0)),
+        "lose_penalty": Param(600.0, "cost of ending the game with the highest total",
+                        bounds=(0.0, 1200.0)),
         "ties": Param("lowest", "equal scores go to the lowest action id (lowest) or to the "
                                 "heuristic's choice when it is among them (heuristic); never "
                                 "to chance"),

@@ -39,13 +39,15 @@ class Trump7Pimc(Strategy):
                    "plays each legal card to the end of the game in every world, keeps "
                    "the best on average")
     params = {
-        "worlds": Param(24, "sampled deals of the hidden cards per decision", limit=(1, 256)),
+        "worlds": Param(24, "sampled deals of the hidden cards per decision", limit=(1, 256),
+                        bounds=(1, 48)),
         "rollout": Param("heuristic", "policy for every seat after the action: heuristic "
                                       "or random"),
         "search": Param("play+bid", "decisions searched, joined by + (the others are the "
                                     "heuristic's); bid counts only in trump7-bid"),
         "win_bonus": Param(0.0, "value added to a world where the seat ends with the most "
-                                "points"),
+                                "points",
+                        bounds=(0.0, 10.0)),
         "ties": Param("lowest", "equal scores go to the lowest action id (lowest) or to the "
                                 "heuristic's choice when it is among them (heuristic)"),
     }

@@ -60,8 +60,8 @@ class Param:
     table's host seating a bot), so that no one can make a bot think for hours; None for
     a parameter that does not change how long the strategy thinks."""
     bounds: tuple[float, float] | None = None
-    """For a number: the range ``trixsim tune`` searches by default (None: the tables of
-    ``trixsim.tune.spsa.DEFAULT_BOUNDS``, else the default ± max(1, |default|))."""
+    """For a number: the range ``trixsim tune`` searches by default (None: the default ±
+    max(1, |default|)); a starting value outside them widens them to include it."""
 
     @property
     def type(self) -> type:

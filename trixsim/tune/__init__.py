@@ -46,7 +46,6 @@ from trixsim.tune.files import (
 )
 from trixsim.tune.spsa import (
     DEALS_PER_ITERATION,
-    DEFAULT_BOUNDS,
     GAMES_PER_DEAL,
     LEGACY_SETTINGS,
     VERIFY_DEALS,
@@ -220,7 +219,7 @@ def verify(tuner: Tuner, values: dict[str, Any], executor: Executor | None = Non
             "verdict": play.verdict_text(gain, tuner.sign > 0)}
 
 
-__all__ = ["BEST", "DEALS_PER_ITERATION", "DEFAULT_BOUNDS", "FORMAT", "GAMES_PER_DEAL",
+__all__ = ["BEST", "DEALS_PER_ITERATION", "FORMAT", "GAMES_PER_DEAL",
            "LEGACY_SETTINGS", "PLOT_EVERY", "TUNED", "VERIFY_DEALS", "VERIFY_SEED_OFFSET",
            "WANDER", "Bounds",
            "Settings", "TuneError", "TuneResult", "Tuner", "check_bounds", "default_bounds",

@@ -37,21 +37,6 @@ DEALS_PER_ITERATION = 1000
 VERIFY_DEALS = 10_000
 GAMES_PER_DEAL = 8
 
-DEFAULT_BOUNDS: dict[str, dict[str, tuple[float, float]]] = {
-    "heuristic": {
-        "declare_margin": (-100.0, 60.0),  # the estimated gain never exceeds 50
-        "trix_min_score": (0.0, 6.0), "trix_by_pick": (1, 6), "seventh_weight": (0.0, 3.0),
-        "farcha_shed_tricks": (0, 8), "lead_guard": (0.0, 60.0),
-        "place_own_weight": (0.0, 6.0), "place_other_weight": (0.0, 4.0),
-        "place_ace_bonus": (0.0, 10.0), "over_1000_penalty": (0.0, 400.0),
-    },
-    "pimc": {"worlds": (1, 48), "win_bonus": (0.0, 600.0), "lose_penalty": (0.0, 1200.0)},
-}
-"""Default bounds by strategy name (they also serve subclasses that inherit the parameter),
-for parameters that declare none (``Param.bounds``, which comes first). Other parameters:
-default ± max(1, |default|). A starting value outside its default bounds
-widens them to include it."""
-
 Bounds = dict[str, tuple[float, float]]
 Values = dict[str, Any]
 
@@ -61,19 +46,15 @@ def _numeric(cls: type[Strategy], name: str) -> bool:
 
 
 def default_bounds(cls: type[Strategy]) -> Bounds:
-    """Bounds for every int and float parameter of ``cls``: its ``Param.bounds``, else
-    DEFAULT_BOUNDS, else default ± max(1, |default|)."""
+    """Bounds for every int and float parameter of ``cls``: its ``Param.bounds`` (each strategy
+    declares its own: tune knows no strategy's names), else default ± max(1, |default|)."""
     out: Bounds = {}
     for name, p in ((n, p) for n, p in cls.params.items() if _numeric(cls, n)):
         if p.bounds is not None:  # declared with the parameter
             out[name] = (p.bounds[0], p.bounds[1])
-            continue
-        out[name] = (p.default - max(1, abs(p.default)), p.default + max(1, abs(p.default)))
-        for base in cls.__mro__:  # the table of the class that declared the parameter
-            table = DEFAULT_BOUNDS.get(base.__dict__.get("name", ""), {})
-            if name in table and getattr(base, "params", {}).get(name) == p:
-                out[name] = table[name]
-                break
+        else:
+            out[name] = (p.default - max(1, abs(p.default)),
+                         p.default + max(1, abs(p.default)))
     return out
 
 
