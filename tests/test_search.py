@@ -11,9 +11,9 @@ from trixsim.games.trix import init, observe, step
 from trixsim.games.trix.cards import KH_MASK, SUIT_MASK, cards_of, lowest_card, popcount
 from trixsim.games.trix.observation import Observation, shown_voids
 from trixsim.games.trix.rules import legal_action_mask
+from trixsim.games.trix.search import WorldError, hidden_cards, play_out_contract, world_from
 from trixsim.games.trix.state import GameState
 from trixsim.games.trix.types import DONE, PLAY
-from trixsim.games.trix.search import WorldError, hidden_cards, play_out_contract, world_from
 from trixsim.sim import decide, play_batch
 from trixsim.strategy import Strategy
 
