@@ -109,7 +109,7 @@ class Narrator:
             self.trump = e.turned // N_RANKS
             head = (f"{n.does(e.dealer, 'deal')}; the turned card is "
                     f"{card_text(st, e.turned)}: trumps are {SYMBOLS[self.trump]}. "
-                    f"{n(e.eldest, True)} {'lead' if e.eldest == n.me else 'leads'} first.")
+                    f"{n(e.eldest, True)} {'are' if e.eldest == n.me else 'is'} eldest.")
             return [head] if self.brief else ["", st.bold("── trump7 ──"), head]
         if isinstance(e, Bid):
             return [f"{n.does(e.seat, 'bid')} {e.bid} trick{'' if e.bid == 1 else 's'}."]
