@@ -38,7 +38,7 @@ from trixsim.games.trix.events import (
     Place,
     Trick,
 )
-from trixsim.games.trix.narrator import Names, Style, log_lines, trick_line
+from trixsim.games.trix.narrator import Names, Style, log_lines, points_so_far, trick_line
 from trixsim.types import CONTRACT_NAMES, DECISION_NAMES, DECLARE, PICK, PLACE, PLAY, TRIX
 
 PLAY_DECISIONS = (PLAY, PLACE)
@@ -148,6 +148,7 @@ def game_view(table: Any, seat: int, looks_left: int,
         "layout": sorted(cards_of(int(v.played[0]))) if contract == TRIX else [],
         "passed": _passed(events, contract_no) if contract == TRIX else [],
         "totals": [int(x) for x in v.totals[0]],
+        "points": _so_far(v, events, contract, contract_no),
         "left": [[a for a in range(len(CONTRACT_NAMES)) if not int(v.used[0][s]) >> a & 1]
                  for s in range(4)],
         "history": _contract_history(events),
@@ -155,6 +156,18 @@ def game_view(table: Any, seat: int, looks_left: int,
         "preselect": preselect,
         "log": log_lines(events, seat)[-LOG_LINES:],
     }
+
+
+def _so_far(v: Any, events: list[Event], contract: int,
+            contract_no: int) -> list[int] | None:
+    """Each seat's points taken so far in the trick contract being played (None before
+    the pick and in trix), as the terminal's ``score`` shows them."""
+    if contract < 0 or contract == TRIX:
+        return None
+    tricks = [(e.winner, e.cards) for e in events
+              if isinstance(e, Trick) and e.contract == contract_no]
+    return points_so_far(contract, int(v.picker[0]), contract_no // 4 + 1,
+                         int(v.declared[0]), tricks)[0]
 
 
 def round_no(table: Any, seat: int) -> int:

@@ -90,7 +90,8 @@ def bid_stakes(bid: int) -> str:
     if bid == 0:
         return "a bid of 0 is always made: 1 point per trick"
     return (f"made: {2 * bid} for the {bid} trick{'s' if bid > 1 else ''}, +1 per extra; "
-            f"short: -2 per trick missing (e.g. {bid - 1} tricks: {bid - 1 - 2})")
+            f"short: -2 per trick missing (e.g. {bid - 1} trick{'' if bid == 2 else 's'}: "
+            f"{bid - 1 - 2})")
 
 
 class Narrator:

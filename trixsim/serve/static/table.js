@@ -1,6 +1,12 @@
-// The Trix web table: draws the state the server sends and sends the player's choices.
+// The web table: draws the state the server sends and sends the player's choices.
 // The server decides everything; this page only shows a seat's view and asks for moves.
+// The generic part (lobby, seats, connection, tap or drag, cards chosen in advance, the
+// finished trick shown for a moment) is here with Trix's renderer; another game's renderer
+// (trump7.js, loaded first) registers in window.TABLE_RENDERERS under its game's name.
 "use strict";
+
+// game name -> { cards, sortHand, drawGame, drawSeat, canChoose }
+const RENDERERS = window.TABLE_RENDERERS || {};
 
 const RANKS = ["7", "8", "9", "J", "Q", "K", "10", "A"];
 const SUITS = ["♥", "♣", "♦", "♠"];
@@ -21,18 +27,32 @@ let shown = null;          // the state whose finished trick is shown
 let pending = null;        // a card tapped while a finished trick is shown: played or chosen after
 let fatal = false;
 let retry = 500;
+let specsFor = null;       // the game whose strategies the bot picker offers
+
+// the renderer of the game being shown (Trix's unless the state names another game)
+function renderer(msg = state) {
+  const name = msg && msg.game_name;
+  return (name && RENDERERS[name]) || null;
+}
 
 // ---- cards -------------------------------------------------------------------------
 
-function cardName(c) { return RANKS[c & 7] + SUITS[c >> 3]; }
-function isRed(c) { return (c >> 3) === 0 || (c >> 3) === 2; }
+const TRIX_CARDS = {
+  rank: (c) => RANKS[c & 7],
+  suit: (c) => SUITS[c >> 3],
+  red: (c) => (c >> 3) === 0 || (c >> 3) === 2,
+};
+function cards() { const r = renderer(); return r ? r.cards : TRIX_CARDS; }
+function cardName(c) { return cards().rank(c) + cards().suit(c); }
+function isRed(c) { return cards().red(c); }
 
 function cardEl(c, extra = "") {
+  const k = cards();
   const el = document.createElement("div");
-  el.className = `card ${isRed(c) ? "red" : "black"} ${extra}`.trim();
+  el.className = `card ${k.red(c) ? "red" : "black"} ${extra}`.trim();
   el.dataset.card = String(c);
   el.setAttribute("aria-label", cardName(c));
-  el.innerHTML = `<span class="r">${RANKS[c & 7]}</span><span class="s">${SUITS[c >> 3]}</span>`;
+  el.innerHTML = `<span class="r">${k.rank(c)}</span><span class="s">${k.suit(c)}</span>`;
   return el;
 }
 
@@ -43,9 +63,11 @@ function backEl(label) {
   return el;
 }
 
-// hand order: ♥ ♣ ♦ ♠ (colours alternate), strongest first
-function sortHand(cards) {
-  return [...cards].sort((a, b) => (a >> 3) - (b >> 3) || (b & 7) - (a & 7));
+// hand order: ♥ ♣ ♦ ♠ (colours alternate), strongest first (another game: its own order)
+function sortHand(hand, g) {
+  const r = renderer();
+  if (r) return r.sortHand(hand, g);
+  return [...hand].sort((a, b) => (a >> 3) - (b >> 3) || (b & 7) - (a & 7));
 }
 
 // ---- connection --------------------------------------------------------------------
@@ -149,6 +171,7 @@ function pos(seat, you) { return (seat - (you ?? 0) + 4) % 4; }
 
 function draw(msg) {
   state = msg;
+  $(".brand").textContent = msg.game_name || "Trix";
   document.body.dataset.phase = msg.phase;
   if (msg.phase === "waiting" || msg.game === null) drawWaiting(msg);
   else drawGame(msg);
@@ -161,6 +184,10 @@ function drawWaiting(msg) {
   const list = $("#seat-list");
   list.replaceChildren();
   const seated = msg.you !== null;
+  const gameName = msg.game_name || "trix";
+  $("#waiting").dataset.game = gameName;
+  $("#waiting-game").textContent = gameName === "trix" ? "" : `Game: ${gameName}`;
+  if (specsFor !== gameName) { specsFor = gameName; loadSpecs(); }
   for (const info of msg.seats) {
     const li = document.createElement("li");
     li.dataset.seat = String(info.seat);
@@ -225,6 +252,8 @@ function button(text, onClick, cls = "") {
 
 function drawGame(msg) {
   showOnly("game");
+  const r = renderer(msg);
+  if (r) { r.drawGame(msg); return; }
   const g = msg.game, you = msg.you;
   const myTurn = g.turn === you && !g.over;
   document.body.dataset.turn = myTurn ? "me" : "other";
@@ -294,6 +323,13 @@ function drawSeat(box, s, msg) {
     pile.classList.add("pile");
     pile.title = "tricks won (face down)";
     stats.append(pile, ` trick${g.tricks[s] === 1 ? "" : "s"} · ${g.hand_sizes[s]} in hand`);
+  }
+  if (g.points && g.contract >= 0 && g.contract !== 6) {
+    const so = document.createElement("span");
+    so.className = "so-far";
+    so.title = "points taken so far in this contract";
+    so.textContent = `${g.points[s]} so far`;
+    stats.append(" · ", so);
   }
   box.append(stats);
 }
@@ -390,7 +426,8 @@ function drawHand(msg, interim = false) {
   const myTurn = !interim && g.turn === msg.you && !g.over
     && (g.decision === "play" || g.decision === "place");
   const chosen = interim && pending !== null ? pending : g.preselect;
-  for (const c of sortHand(g.hand)) {
+  h.dataset.count = String(g.hand.length);
+  for (const c of sortHand(g.hand, g)) {
     const el = cardEl(c);
     if (myTurn) el.classList.add(g.legal.includes(c) ? "playable" : "dim");
     if (chosen === c) el.classList.add("chosen");
@@ -406,7 +443,9 @@ function drawInterim(msg, t) {
   document.body.dataset.turn = "other";
   document.body.dataset.decision = "wait";
   for (const box of document.querySelectorAll(".seat-box")) {
-    drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
+    const r = renderer(msg);
+    if (r) r.drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
+    else drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
     box.classList.remove("turn");
   }
   if (t.contract_no === msg.game.contract_no) drawHand(msg, true);
@@ -480,12 +519,25 @@ function choose(c) {
   }
   const g = state.game;
   const myTurn = g.turn === state.you && (g.decision === "play" || g.decision === "place");
+  const r = renderer();
   if (myTurn) {
     if (!g.legal.includes(c)) { toast(`${cardName(c)} is not allowed now.`, true); return; }
     send({ type: "act", action: c });
-  } else if (g.contract >= 0 && !g.over) {
+    playedNow(c);
+  } else if ((r ? r.canChoose(g, state.you) : g.contract >= 0) && !g.over) {
     send({ type: "preselect", card: g.preselect === c ? null : c });
   }
+}
+
+// the card played leaves the hand at once (the server's next state confirms it)
+function playedNow(c) {
+  const el = document.querySelector(`#hand .card[data-card="${c}"]`);
+  if (el) el.remove();
+  for (const x of document.querySelectorAll("#hand .card")) {
+    x.classList.remove("playable");
+    x.classList.add("dim");
+  }
+  $("#hand").dataset.count = String(document.querySelectorAll("#hand .card").length);
 }
 
 function attachPointer(el, c) {
@@ -535,8 +587,9 @@ function overFelt(e) {
 
 function showLastTrick(msg) {
   const body = $("#overlay-body");
+  const where = renderer() ? "game" : "contract";
   body.replaceChildren(para(`Last trick (trick ${msg.trick.trick + 1}) — ${msg.looks_left} `
-    + `look${msg.looks_left === 1 ? "" : "s"} left in this contract`));
+    + `look${msg.looks_left === 1 ? "" : "s"} left in this ${where}`));
   const row = document.createElement("div");
   row.className = "last-row";
   msg.trick.cards.forEach((c, i) => {
@@ -566,17 +619,56 @@ async function createTable(ev) {
   ev.preventDefault();
   const name = $("#create-name").value.trim();
   localStorage.setItem("trixsim.name", name);
+  const game = $("#create-game").value || "trix";
+  const listed = $("#create-listed").checked;
   const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name }) });
+    body: JSON.stringify({ name, game, listed }) });
   const data = await r.json();
   if (!r.ok) { toast(data.error || "could not create a table", true); return; }
   localStorage.setItem(`trixsim.seat.${data.table}`, data.token);
   location.href = data.link + location.search;  // keeps options such as ?pause=0
 }
 
+// the lobby: the open tables of this server that chose to be listed
+async function loadLobby() {
+  try {
+    const r = await fetch("/api/lobby");
+    const data = await r.json();
+    const list = $("#open-tables");
+    list.replaceChildren(...data.tables.map((t) => {
+      const li = document.createElement("li");
+      li.dataset.table = t.table;
+      const a = document.createElement("a");
+      a.href = `/t/${t.table}${location.search}`;
+      a.textContent = `${t.game} — ${t.free.length} free seat${t.free.length === 1 ? "" : "s"}`
+        + ` (${t.free.map((s) => `seat ${s}`).join(", ")})`;
+      li.append(a);
+      return li;
+    }));
+    $("#no-tables").hidden = data.tables.length > 0;
+  } catch (e) { /* the list is only a convenience */ }
+}
+
+async function loadGames() {
+  try {
+    const r = await fetch("/api/games");
+    const data = await r.json();
+    const sel = $("#create-game");
+    const keep = sel.value;
+    sel.replaceChildren(...data.games.map((g) => {
+      const o = document.createElement("option");
+      o.value = g;
+      o.textContent = g;
+      return o;
+    }));
+    if (data.games.includes(keep)) sel.value = keep;
+  } catch (e) { /* trix stays offered */ }
+}
+
 async function loadSpecs() {
   try {
-    const r = await fetch("/api/strategies");
+    const game = state && state.game_name ? state.game_name : "trix";
+    const r = await fetch(`/api/strategies?game=${encodeURIComponent(game)}`);
     const data = await r.json();
     $("#specs").replaceChildren(...data.strategies.map((s) => {
       const o = document.createElement("option");
@@ -602,8 +694,13 @@ function start() {
   $("#create-name").value = localStorage.getItem("trixsim.name") || "";
   $("#sit-name").value = localStorage.getItem("trixsim.name") || "";
   window.addEventListener("resize", () => { if (state && state.game) showOnly("game"); });
-  if (!tableId) { showOnly("lobby"); return; }
-  loadSpecs();
+  if (!tableId) {
+    showOnly("lobby");
+    loadGames();
+    loadLobby();
+    setInterval(loadLobby, 5000);
+    return;
+  }
   connect();
 }
 
