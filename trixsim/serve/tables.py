@@ -39,6 +39,7 @@ from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.wire import event_dicts, game_view
 from trixsim.strategy import Strategy
 from trixsim.table import Table, parts
+from trixsim.terminal.names import PlaceNames
 
 HUMAN = "human"
 """The record's name for a person's seat (as ``trixsim play`` writes it)."""
@@ -322,7 +323,7 @@ class GameTable:
         self.looks[(seat, number)] = looked + 1
         return {"type": "last", "trick": view.event_dict(e),
                 "looks_left": view.LOOKS - looked - 1,
-                "text": view.trick_text(self.names(seat), e)}
+                "text": view.trick_text(PlaceNames(seat), e)}
 
     def _running(self) -> Table:
         if self.game is None:
