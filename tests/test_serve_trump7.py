@@ -334,3 +334,12 @@ def test_a_trump7_table_is_kept_across_a_restart(tmp_path: Path) -> None:
     with client2.websocket_connect(f"/ws/{tid}") as ws:
         m = hello(ws, token)
         assert m["you"] == 0 and m["game"]["hand"] == hub.get(tid).state(0)["game"]["hand"]
+
+
+def test_a_trix_only_stand_in_gives_trump7_tables_the_heuristic(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hub = Hub(records=tmp_path / "r", stand_in="heuristic-nodeclare")
+    table, _ = hub.create("Ann", game="trump7")
+    assert table.stand_in.name == "heuristic" and hub.stand_in.name == "heuristic-nodeclare"
+    assert "does not play trump7" in capsys.readouterr().err
+    assert hub.bots_for("trump7").names() == ["heuristic", "random"]

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from trixsim.loading import load_strategy
+from trixsim.loading import StrategyLoadError, load_strategy
 from trixsim.serve.bots import BotList
 from trixsim.serve.store import TableStore
 from trixsim.serve.tables import SIT_IN_AFTER, GameTable, Refused
@@ -59,9 +59,16 @@ class Hub:
         return self._bots[game]
 
     def stand_in_for(self, game: str) -> Strategy:
-        """The stand-in bot of ``game``'s tables (the same spec as Trix's)."""
+        """The stand-in bot of ``game``'s tables: the same spec as Trix's, or the game's
+        heuristic when that spec does not play ``game`` (said once on stderr)."""
         if game not in self._stand_ins:
-            self._stand_ins[game] = load_strategy(self.stand_in_spec, game)
+            try:
+                self._stand_ins[game] = load_strategy(self.stand_in_spec, game)
+            except StrategyLoadError as exc:
+                print(f"trixsim serve: the stand-in {self.stand_in_spec!r} does not play "
+                      f"{game} ({str(exc).splitlines()[0]}); its tables use heuristic",
+                      file=sys.stderr, flush=True)
+                self._stand_ins[game] = load_strategy("heuristic", game)
         return self._stand_ins[game]
 
     def games(self) -> list[str]:

@@ -34,9 +34,9 @@ const T7 = {
     document.body.dataset.turn = myTurn ? "me" : "other";
     document.body.dataset.decision = myTurn ? g.decision : "wait";
     document.body.dataset.game = "trump7";
-    let info = `${msg.game_name} · trumps ${T7_SUITS[g.trump]} · trick ${Math.min(g.trick_no + 1, 13)}/13`
+    let info = `trumps ${T7_SUITS[g.trump]} · trick ${Math.min(g.trick_no + 1, 13)}/13`
       + ` · stock ${g.stock_left}`;
-    if (g.over) info = `${msg.game_name} · game over`;
+    if (g.over) info = "game over";
     $("#contract-info").textContent = info;
     for (const box of document.querySelectorAll(".seat-box")) {
       T7.drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
