@@ -73,7 +73,7 @@ def _offer_save(session: Any, seed: int, against: str) -> None:
               help="Go on with a game saved when you quit (its seed, seat and bots).")
 def play_cmd(game_name: str | None, seat: int | None, against: str | None, seed: int | None,
              record: Path | None, resume: Path | None) -> None:
-    """Play Trix (or --game trump7, trump7-bid) at the terminal, you against three bots.
+    """Play Trix or trump7 at the terminal, you against three bots.
 
     Type a card (QH, 10S or TS), a contract name, y/n for the K♥ declaration, a bid
     (trump7-bid: 0-13), or a command: help, hand, score, last (the last trick, twice per
