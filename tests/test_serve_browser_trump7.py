@@ -279,6 +279,8 @@ def test_two_people_play_trump7_bid_from_two_browsers(
                 shot = True
         page = pages[turn]
         before = len(g.history)
+        if st["game"]["decision"] == "bid" and turn == 2:
+            shots(guest, "phone-trump7-bid")
         if st["game"]["decision"] == "bid":
             loc = page.locator("#bids button.bid-btn[data-bid='1']")
         else:
