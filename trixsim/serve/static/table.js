@@ -187,7 +187,8 @@ function drawWaiting(msg) {
     label.className = "who";
     label.textContent = info.kind === "open" ? "open seat"
       : `${info.name}${info.kind === "bot" ? " (bot)" : ""}${info.seat === msg.you ? " — you" : ""}`;
-    li.append(`Seat ${info.seat}: `, label);
+    const where = seated && info.seat !== msg.you ? ` (${PLACES[pos(info.seat, msg.you)]})` : "";
+    li.append(`Seat ${info.seat}${where}: `, label);
     if (info.kind === "open" && !seated && msg.phase === "waiting") {
       li.append(button("Sit here", () => send({ type: "sit", seat: info.seat,
         name: ($("#sit-name").value || localStorage.getItem("trixsim.name") || "") }), "sit-btn"));
