@@ -21,7 +21,7 @@ from trixsim import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "Verify FOLDER, any folder trixsim writes; changes nothing."),
     "compare": ("compare", "Compare strategy A with strategy B on duplicate deals."),
-    "play": ("play", "Play Trix at the terminal, you against three bots."),
+    "play": ("play", "Play Trix or trump7 at the terminal, you against three bots."),
     "record": ("record", "Play games and write each one as a record (one JSON line): "
                          "Trix's trixsim-transcript/1, or the trixsim-record/1 envelope "
                          "of any game (--format)."),
@@ -30,7 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "Write PNG plots, report.md and index.html for the run folders "
                          "RUNS."),
     "run": ("run", "Play games bot against bot and write the game's outcome tables."),
-    "serve": ("serve", "Serve web tables where people and bots play Trix in the browser."),
+    "serve": ("serve", "Serve web tables where people and bots play Trix or trump7 in the "
+              "browser."),
     "tournament": ("tournament", "Rank strategies by playing every pair of them on "
                                  "duplicate deals."),
     "tune": ("tune", "Tune a strategy's numeric parameters with SPSA on duplicate deals."),

@@ -48,7 +48,7 @@ def _bind(host: str, port: int) -> socket.socket:
               metavar="SPEC", help="The strategy that plays for an away person.")
 @click.option("--records", type=click.Path(path_type=Path), default=DEFAULT_RECORDS,
               show_default=True, metavar="DIR",
-              help="Folder for the finished games, one trixsim-transcript/1 record file "
+              help="Folder for the finished games, one trixsim-record/1 record file "
                    "each (check them with `trixsim replay FILE`).")
 @click.option("--forget", is_flag=True,
               help="Keep tables in memory only: a restart ends their games.  [default: "
@@ -71,7 +71,7 @@ def _bind(host: str, port: int) -> socket.socket:
 def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
               records: Path, forget: bool, allow: tuple[str, ...], sit_in_after: float,
               think_limit: float, origins: tuple[str, ...]) -> None:
-    """Serve web tables where people and bots play Trix in the browser.
+    """Serve web tables where people and bots play Trix or trump7 in the browser.
 
     Open the printed address, create a table and share its link: others join a free
     seat by it, and the table's creator may seat bots (the bundled strategies, or

@@ -2,16 +2,20 @@
 
 Routes: ``/`` and ``/t/{table}`` serve the page (static/index.html; the page reads the
 table id from its address), ``/static/*`` its script and style, ``POST /api/tables``
-creates a table (its creator gets seat 0 and a seat token), ``GET /api/strategies``
-lists the strategy names for the host's bot picker, and ``/ws/{table}`` is the table's
-WebSocket.
+creates a table (``name``, ``game``: any game the server plays, ``listed``: shown in the
+lobby; its creator gets seat 0 and a seat token), ``GET /api/games`` lists the games,
+``GET /api/lobby`` the listed tables with open seats (game and free seats only), ``GET
+/api/strategies?game=NAME`` the strategy names for the host's bot picker, and
+``/ws/{table}`` is the table's WebSocket.
 
 WebSocket protocol (JSON objects, each with a ``type``). The client sends ``hello``
 (``token``: a seat token kept by the browser, or null) first, then any of ``sit``
 (``seat``, ``name``), ``bot`` (``seat``, ``spec``; host only), ``unseat`` (``seat``; host
-only), ``act`` (``action``: a contract id, 0/1 for the K♥ declaration, a card 0-31, 32
-the trix pass), ``preselect`` (``card`` or null) and ``last``. The server answers with
-``state`` (the whole view of that seat, plus the events since its previous state),
+only), ``act`` (``action``: an action id of the table's game, e.g. in Trix a contract
+id, 0/1 for the K♥ declaration, a card 0-31, 32 the trix pass; in trump7 a card 0-51 or
+a bid 0-13), ``preselect`` (``card`` or null) and ``last``. The server answers with
+``state`` (the seats, the table's ``game_name`` and the whole view of that seat built by
+the game's view module, plus the events since its previous state),
 ``seated`` (``seat``, ``token``), ``last`` (the last trick), ``notice`` and ``error``
 (``message``: one line). Every change to a table is followed by a new state to every
 tab at it, each built for its own seat (trixsim.serve.wire).
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import sys
 import time
@@ -195,9 +200,17 @@ class Room:
             except TimeoutError:
                 self.thought = future
         name = self.table.seats[seat].name
+        fallback = self.fallback()
         self.tell(f"{name} (seat {seat}) took longer than {limit:g} s to think: "
-                  f"it played {self.limits.fallback.name}'s move.")
-        return g.thinker(self.limits.fallback)()
+                  f"it played {fallback.name}'s move.")
+        return g.thinker(fallback)()
+
+    def fallback(self) -> Strategy:
+        """The fast strategy that plays for a bot thinking too long: the server's for
+        Trix, the game's bundled heuristic for another game."""
+        if self.table.game_name == "trix":
+            return self.limits.fallback
+        return _fallback(self.table.game_name)
 
     def arm(self) -> None:
         """Wake up when an away person's stand-in is due to play for them."""
@@ -254,17 +267,30 @@ class Server:
         except (ValueError, UnicodeDecodeError, RecursionError):
             return JSONResponse({"error": "send a JSON object, e.g. {\"name\": \"Ann\"}"},
                                 status_code=400)
-        name = body.get("name") if isinstance(body, dict) else None
+        body = body if isinstance(body, dict) else {}
         try:
-            table, token = self.hub.create(name, save=False)
+            table, token = self.hub.create(body.get("name"), save=False,
+                                           game=body.get("game", "trix"),
+                                           listed=body.get("listed", False))
         except Refused as exc:
-            return JSONResponse({"error": str(exc)}, status_code=503)
+            full = "too many tables" in str(exc)
+            return JSONResponse({"error": str(exc)}, status_code=503 if full else 400)
         self.keeper.mark(table)
         return JSONResponse({"table": table.id, "seat": 0, "token": token,
                              "link": f"/t/{table.id}"})
 
     async def strategies(self, request: Request) -> Response:
-        return JSONResponse({"strategies": self.hub.bots.names()})
+        game = request.query_params.get("game", "trix")
+        if game not in self.hub.games():
+            return JSONResponse({"error": "no such game"}, status_code=404)
+        return JSONResponse({"strategies": self.hub.bots_for(game).names()})
+
+    async def games(self, request: Request) -> Response:
+        return JSONResponse({"games": self.hub.games()})
+
+    async def lobby(self, request: Request) -> Response:
+        return JSONResponse({"tables": self.hub.listed()},
+                            headers={"Cache-Control": "no-store"})
 
     async def socket(self, ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
@@ -409,6 +435,12 @@ class Server:
             raise Refused(f"unknown message type {kind!r}"[:120])
 
 
+@functools.cache
+def _fallback(game: str) -> Strategy:
+    """The bundled heuristic of ``game`` (the fallback of its slow bots)."""
+    return load_strategy("heuristic", game)
+
+
 def _parse(text: Any) -> dict[str, Any]:
     """A client message as a dict with a string ``type``; Refused if it is none."""
     if not isinstance(text, str):
@@ -440,6 +472,8 @@ def create_app(hub: Hub, limits: Limits | None = None,
         Route("/t/{table}", server.page),
         Route("/api/tables", server.create, methods=["POST"]),
         Route("/api/strategies", server.strategies),
+        Route("/api/games", server.games),
+        Route("/api/lobby", server.lobby),
         WebSocketRoute("/ws/{table}", server.socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])

@@ -42,6 +42,17 @@ class BotList:
         for spec in allowed:
             self.allowed[spec.strip()] = load_strategy(spec.strip(), game)
 
+    def for_game(self, game: str) -> BotList:
+        """The same list for another game: its bundled strategies (if this list seats
+        bundled ones) and the operator-allowed specs that play it."""
+        other = BotList(bundled_names=bool(self.classes), game=game)
+        for spec in self.allowed:
+            try:
+                other.allowed[spec] = load_strategy(spec, game)
+            except StrategyLoadError:
+                continue  # a spec for another game: not offered at this game's tables
+        return other
+
     def names(self) -> list[str]:
         """What the bot picker offers: the bundled names, then the allowed specs."""
         return list(self.classes) + [s for s in self.allowed if s not in self.classes]

@@ -10,10 +10,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from trixsim.loading import load_strategy
+from trixsim.loading import StrategyLoadError, load_strategy
 from trixsim.serve.bots import BotList
 from trixsim.serve.store import TableStore
 from trixsim.serve.tables import SIT_IN_AFTER, GameTable, Refused
+from trixsim.strategy import Strategy
 
 
 class Hub:
@@ -29,7 +30,10 @@ class Hub:
         self.bots = BotList() if bots is None else bots
         self.sit_in_after = sit_in_after
         """The bots a table may seat (the operator's list)."""
+        self.stand_in_spec = stand_in
         self.stand_in = load_strategy(stand_in, "trix")
+        self._stand_ins: dict[str, Strategy] = {"trix": self.stand_in}
+        self._bots: dict[str, BotList] = {"trix": self.bots}
         self.tables: dict[str, GameTable] = {}
         self.seeds = seeds
         """The tables' seeds in turn (tests); by default each is a fresh random one."""
@@ -38,8 +42,8 @@ class Hub:
         self.problems: list[str] = []
         """A line per kept table that could not be restored (its file is left alone)."""
         if self.store is not None:
-            restored, self.problems = self.store.load(bot_after, self.stand_in, records, clock,
-                                                      self.bots)
+            restored, self.problems = self.store.load(bot_after, self.stand_in_for, records,
+                                                      clock, self.bots_for)
             self.tables = {t.id: t for t in restored}
             for t in restored:
                 t.sit_in_after = sit_in_after
@@ -47,6 +51,45 @@ class Hub:
                 if t.phase == "over":
                     t.advance()
                     self.save(t)
+
+    def bots_for(self, game: str) -> BotList:
+        """The bots a table of ``game`` may seat (the operator's list, for that game)."""
+        if game not in self._bots:
+            self._bots[game] = self.bots.for_game(game)
+        return self._bots[game]
+
+    def stand_in_for(self, game: str) -> Strategy:
+        """The stand-in bot of ``game``'s tables: the same spec as Trix's, or the game's
+        heuristic when that spec does not play ``game`` (said once on stderr)."""
+        if game not in self._stand_ins:
+            try:
+                self._stand_ins[game] = load_strategy(self.stand_in_spec, game)
+            except StrategyLoadError as exc:
+                print(f"trixsim serve: the stand-in {self.stand_in_spec!r} does not play "
+                      f"{game} ({str(exc).splitlines()[0]}); its tables use heuristic",
+                      file=sys.stderr, flush=True)
+                self._stand_ins[game] = load_strategy("heuristic", game)
+        return self._stand_ins[game]
+
+    def games(self) -> list[str]:
+        """The games a table may play: the registered ones with table parts."""
+        from trixsim.games import game_names, get_game
+        from trixsim.table import parts
+
+        out = []
+        for name in game_names():
+            try:
+                parts(get_game(name))
+            except Exception:  # a game without table parts (or failing to load)
+                continue
+            out.append(name)
+        return out
+
+    def listed(self) -> list[dict[str, Any]]:
+        """The lobby: every table that chose to be listed and still has open seats, with
+        its game and free seats (nothing else: no names, seeds or tokens)."""
+        return [{"table": t.id, "game": t.game_name, "free": t.free_seats()}
+                for t in self.tables.values() if t.listed and t.free_seats()][:100]
 
     def save(self, table: GameTable) -> None:
         """Keep ``table`` on disk as it is now (a failure is said on stderr, once per
@@ -70,14 +113,20 @@ class Hub:
             table.keep_error = str(exc)
             return False
 
-    def create(self, name: Any = None, save: bool = True) -> tuple[GameTable, str]:
-        """A new table with its creator in seat 0: (table, the creator's seat token);
-        written to disk now unless not ``save`` (the server writes it off its loop)."""
+    def create(self, name: Any = None, save: bool = True, game: Any = "trix",
+               listed: Any = False) -> tuple[GameTable, str]:
+        """A new table of ``game`` with its creator in seat 0: (table, the creator's seat
+        token); listed in the lobby if ``listed``; written to disk now unless not
+        ``save`` (the server writes it off its loop)."""
+        if not isinstance(game, str) or game not in self.games():
+            raise Refused("a table plays one of: " + ", ".join(self.games()))
+        if not isinstance(listed, bool):
+            raise Refused("listed is true or false")
         if len(self.tables) >= self.MAX_TABLES:
             self._evict()
-        table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in,
-                          self.records, clock=self.clock, bots=self.bots,
-                          sit_in_after=self.sit_in_after)
+        table = GameTable(secrets.token_urlsafe(9), self.bot_after, self.stand_in_for(game),
+                          self.records, clock=self.clock, bots=self.bots_for(game),
+                          sit_in_after=self.sit_in_after, game_name=game, listed=listed)
         if self.seeds is not None:
             table.seed = next(self.seeds)
         _, token = table.sit(0, name)

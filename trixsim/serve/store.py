@@ -1,8 +1,9 @@
 """Unfinished tables kept on disk, so that a server restart does not end their games.
 
 After a change a table is written, whole and atomically, to ``FOLDER/ID.json``
-(``trixsim-table/1``: its id and seed, each seat's kind, name, seat token and bot spec,
-every action of the game so far, the last-trick looks and the cards chosen in advance),
+(``trixsim-table/1``: its id, game and seed, whether the lobby lists it, each seat's
+kind, name, seat token and bot spec, every action of the game so far, the last-trick
+looks and the cards chosen in advance),
 readable by the server's user only since seat tokens are in it. A new server on the same
 folder reads the files back: the game is replayed from its seed and actions through the
 rules, so a damaged or edited file is refused (and left where it is) rather than trusted.
@@ -20,12 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from trixsim.folders import write_atomic
-from trixsim.games.trix.cards import cards_of
+from trixsim.games import UnknownGameError, get_game
 from trixsim.serve.bots import BotList, BotRefused
 from trixsim.serve.tables import BOT, OPEN, PERSON, GameTable, SeatInfo, clean_name
 from trixsim.strategy import Strategy
-from trixsim.table import Table
-from trixsim.terminal.session import LOOKS
+from trixsim.table import Table, parts
 
 FORMAT = "trixsim-table/1"
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -36,17 +36,25 @@ MAX_FILE = 256 * 1024
 
 def snapshot(t: GameTable) -> dict[str, Any]:
     """What ``restore`` needs to rebuild the table ``t``."""
-    return {"format": FORMAT, "id": t.id, "seed": t.seed,
+    return {"format": FORMAT, "id": t.id, "game": t.game_name, "listed": t.listed,
+            "seed": t.seed,
             "seats": [{"kind": i.kind, "name": i.name, "token": i.token, "spec": i.spec,
                        "preselect": i.preselect} for i in t.seats],
             "actions": None if t.game is None else list(t.game.actions),
             "looks": [[s, n, k] for (s, n), k in sorted(t.looks.items())]}
 
 
-def restore(d: Any, bot_after: float | None, stand_in: Strategy, records: Path | None,
-            clock: Callable[[], float], bots: BotList | None = None) -> GameTable:
+StandIn = Strategy | Callable[[str], Strategy]
+"""A stand-in bot, or the stand-in of each game by its name."""
+Bots = BotList | Callable[[str], BotList]
+"""The bots a table may seat, or those of each game by its name."""
+
+
+def restore(d: Any, bot_after: float | None, stand_in: StandIn, records: Path | None,
+            clock: Callable[[], float], bots: Bots | None = None) -> GameTable:
     """The table a snapshot describes, its people away until they reconnect; ValueError
-    with a one-line reason when the snapshot is not one or the rules refuse its game."""
+    with a one-line reason when the snapshot is not one or the rules refuse its game.
+    ``stand_in`` and ``bots`` may be given per game (a function of the game's name)."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} file")
     tid, seed, seats = d.get("id"), d.get("seed"), d.get("seats")
@@ -54,29 +62,42 @@ def restore(d: Any, bot_after: float | None, stand_in: Strategy, records: Path |
             or not 0 <= seed < 2**64 \
             or not isinstance(seats, list) or len(seats) != 4:
         raise ValueError("damaged (id, seed or seats)")
-    t = GameTable(tid, bot_after, stand_in, records, clock=clock)
+    name = d.get("game", "trix")  # files written before tables named their game: Trix
+    try:
+        view = parts(get_game(name)).view if isinstance(name, str) else None
+    except (UnknownGameError, ValueError):
+        view = None
+    if view is None:
+        raise ValueError("damaged (a game this server does not play)")
+    listed = d.get("listed", False)
+    if not isinstance(listed, bool):
+        raise ValueError("damaged (listed)")
+    if callable(stand_in) and not isinstance(stand_in, Strategy):
+        stand_in = stand_in(name)
+    t = GameTable(tid, bot_after, stand_in, records, clock=clock, game_name=name,
+                  listed=listed)
     if bots is not None:
-        t.bots = bots
+        t.bots = bots if isinstance(bots, BotList) else bots(name)
     t.seed = seed
     for s, x in enumerate(seats):
-        t.seats[s] = _seat(x, s, clock(), t.bots)
+        t.seats[s] = _seat(x, s, clock(), t.bots, view.N_CARDS)
     actions = d.get("actions")
     if actions is not None:
         if any(i.kind == OPEN for i in t.seats):
             raise ValueError("a game with an open seat")
         if not isinstance(actions, list) or not all(_int(a) for a in actions):
             raise ValueError("damaged actions")
-        t.game = Table.replay(seed, actions)
+        t.game = Table.replay(seed, actions, game=get_game(name))
     for s, info in enumerate(t.seats):  # a chosen card must be in the seat's hand now
-        if info.preselect is not None and (t.game is None or t.game.over or info.preselect
-                                           not in cards_of(int(t.game.view(s).hand[0]))):
+        if info.preselect is not None and (t.game is None or t.game.over or not (
+                int(t.game.view(s).hand[0]) >> info.preselect) & 1):
             raise ValueError(f"damaged seat {s}: a chosen card not in its hand")
     looks = d.get("looks") or []
     if not isinstance(looks, list) or len(looks) > 4 * 64:
         raise ValueError("damaged last-trick looks")
     for x in looks:
         if not (isinstance(x, list) and len(x) == 3 and all(_int(v) for v in x)
-                and 0 <= x[0] <= 3 and 0 <= x[1] < 64 and 0 <= x[2] <= LOOKS):
+                and 0 <= x[0] <= 3 and 0 <= x[1] < 64 and 0 <= x[2] <= view.LOOKS):
             raise ValueError("damaged last-trick looks")
         t.looks[(x[0], x[1])] = x[2]
     return t
@@ -86,12 +107,12 @@ def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _seat(x: Any, s: int, now: float, bots: BotList) -> SeatInfo:
+def _seat(x: Any, s: int, now: float, bots: BotList, n_cards: int) -> SeatInfo:
     if not isinstance(x, dict) or x.get("kind") not in (OPEN, PERSON, BOT):
         raise ValueError(f"damaged seat {s}")
     kind, name, token, spec = x["kind"], x.get("name"), x.get("token"), x.get("spec")
     pre = x.get("preselect")
-    if not isinstance(name, str) or (pre is not None and not (_int(pre) and 0 <= pre < 32)):
+    if not isinstance(name, str) or (pre is not None and not (_int(pre) and 0 <= pre < n_cards)):
         raise ValueError(f"damaged seat {s}")
     if kind != OPEN and clean_name(name, s) != name:
         raise ValueError(f"damaged seat {s}: a name the table would not give")
@@ -159,8 +180,8 @@ class TableStore:
         self.written.pop(table_id, None)
         self.path(table_id).unlink(missing_ok=True)
 
-    def load(self, bot_after: float | None, stand_in: Strategy, records: Path | None,
-             clock: Callable[[], float], bots: BotList | None = None
+    def load(self, bot_after: float | None, stand_in: StandIn, records: Path | None,
+             clock: Callable[[], float], bots: Bots | None = None
              ) -> tuple[list[GameTable], list[str]]:
         """Every table in the folder, and a line for each file that could not be read
         (such files are left as they are)."""

@@ -11,8 +11,13 @@ The server is the only authority: every action is checked against the engine
 one-line reason for that client only. A person who leaves keeps the seat; after
 ``bot_after`` seconds away (None: never) a stand-in bot plays for them until they return.
 A card chosen in advance is played when the seat's turn comes if it is still legal, and
-dropped with a notice otherwise. A finished game is written as a trixsim-transcript/1
-record, checked as ``trixsim replay`` checks it.
+dropped with a notice otherwise. A finished game is written as a trixsim-record/1
+envelope (trixsim.records), checked as ``trixsim replay`` checks it.
+
+A table plays the game it was created for (``game_name``, any registered game with table
+parts: ``trixsim.table.parts``); what is the game's own (which cards a seat may choose in
+advance, the last trick, the view) comes from the game's ``view`` module. A table may be
+``listed`` in the server's lobby while it has open seats.
 """
 
 from __future__ import annotations
@@ -24,19 +29,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from trixsim.folders import write_atomic
-from trixsim.games.trix.cards import cards_of
-from trixsim.games.trix.events import Trick
-from trixsim.games.trix.transcript_check import check_record
-from trixsim.games.trix.types import PLACE, PLAY, TRIX
+from trixsim.games import get_game
+from trixsim.records import replay
 from trixsim.serve.bots import BotList, BotRefused
-from trixsim.serve.wire import event_dict, game_view
+from trixsim.serve.wire import event_dicts, game_view
 from trixsim.strategy import Strategy
-from trixsim.table import Table
-from trixsim.terminal.session import LOOKS, game_record
-from trixsim.terminal.text import Names, Style, trick_line
+from trixsim.table import Table, parts
+from trixsim.terminal.names import PlaceNames
 
 HUMAN = "human"
 """The record's name for a person's seat (as ``trixsim play`` writes it)."""
@@ -98,7 +101,25 @@ class GameTable:
     bots: BotList = field(default_factory=BotList)
     sit_in_after: float = SIT_IN_AFTER
     """Seconds a person must have been away before a friend may sit in for them."""
-    """The bots this table may seat (the server's list)."""
+    game_name: str = "trix"
+    """The game this table plays (a registered name)."""
+    listed: bool = False
+    """Whether the server's lobby lists this table while it has open seats."""
+
+    @property
+    def parts(self) -> tuple[ModuleType, ModuleType]:
+        """The game's ``view`` and ``narrator`` modules."""
+        p = parts(get_game(self.game_name))
+        return p.view, p.narrator
+
+    def names(self, seat: int) -> Any:
+        """The game's way of naming seats to the person at ``seat``."""
+        return self.parts[1].Names(seat)
+
+    def free_seats(self) -> list[int]:
+        """The open seats (before the game starts)."""
+        return [s for s, i in enumerate(self.seats) if i.kind == OPEN] \
+            if self.game is None else []
 
     # -- seats -----------------------------------------------------------------------
 
@@ -203,7 +224,7 @@ class GameTable:
 
     def _maybe_start(self) -> None:
         if self.game is None and all(i.kind != OPEN for i in self.seats):
-            self.game = Table(self.seed, game_id=0)
+            self.game = Table(self.seed, game_id=0, game=get_game(self.game_name))
 
     def connected(self, seat: int, sub: bool = False) -> bool:
         """A connection of the person at ``seat`` (or, with ``sub``, of the friend sitting
@@ -259,7 +280,7 @@ class GameTable:
             raise Refused("an action is a number")
         why = g.why_illegal(action)
         if why is not None:
-            raise Refused(f"not allowed: {Names(seat).personal(why)}")
+            raise Refused(f"not allowed: {self.names(seat).personal(why)}")
         g.act(action)
         self.seats[seat].preselect = None
 
@@ -271,38 +292,38 @@ class GameTable:
         if card is None:
             self.seats[seat].preselect = None
             return
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 32:
-            raise Refused("a card is a number 0-31")
-        if card not in cards_of(int(g.view(seat).hand[0])):
+        view = self.parts[0]
+        if not isinstance(card, int) or isinstance(card, bool) \
+                or not 0 <= card < view.N_CARDS:
+            raise Refused(f"a card is a number 0-{view.N_CARDS - 1}")
+        if not _holds(g, seat, card):
             raise Refused("that card is not in your hand")
-        if g.turn == seat and g.decision in (PLAY, PLACE):
-            raise Refused("it is your turn: play the card")
-        if int(g.view(seat).contract[0]) < 0:
-            raise Refused("wait for the contract to be picked")
+        why = view.choose_refusal(g, seat)
+        if why is not None:
+            raise Refused(why)
         self.seats[seat].preselect = card
 
     def last_trick(self, seat: int | None) -> dict[str, Any]:
-        """The last completed trick of this contract; at most ``LOOKS`` times a contract."""
+        """The last completed trick (of this contract in Trix); at most ``LOOKS`` times a
+        contract (a game in trump7)."""
         if seat is None:
             raise Refused("take a seat first")
         g = self._running()
-        v = g.view(seat)
-        number = int(v.contract_no[0])
-        if int(v.contract[0]) in (-1, TRIX):
-            raise Refused("there are no tricks in this contract")
-        tricks = [e for e in g.history if isinstance(e, Trick) and e.contract == number]
-        if not tricks:
-            raise Refused("no trick has been completed in this contract yet")
+        view = self.parts[0]
+        number = view.round_no(g, seat)
+        try:
+            e = view.last_trick(g, seat)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
         looked = self.looks.get((seat, number), 0)
-        if looked >= LOOKS:
-            raise Refused(f"you have already looked at the last trick {LOOKS} times in this "
-                          "contract")
+        if looked >= view.LOOKS:
+            where = "contract" if self.game_name == "trix" else "game"
+            raise Refused(f"you have already looked at the last trick {view.LOOKS} times in "
+                          f"this {where}")
         self.looks[(seat, number)] = looked + 1
-        e = tricks[-1]
-        names = Names(seat)
-        return {"type": "last", "trick": event_dict(e), "looks_left": LOOKS - looked - 1,
-                "text": f"Trick {e.trick + 1}: {trick_line_plain(names, e.leader, e.cards)}"
-                        f" → {names.does(e.winner, 'take')} it."}
+        return {"type": "last", "trick": view.event_dict(e),
+                "looks_left": view.LOOKS - looked - 1,
+                "text": view.trick_text(PlaceNames(seat), e)}
 
     def _running(self) -> Table:
         if self.game is None:
@@ -343,7 +364,7 @@ class GameTable:
                 break
             info = self.seats[g.turn]
             card = info.preselect
-            if card is None or g.decision not in (PLAY, PLACE):
+            if card is None or g.decision not in self.parts[0].PLAY_DECISIONS:
                 break
             info.preselect = None
             why = g.why_illegal(card)
@@ -351,7 +372,7 @@ class GameTable:
                 g.act(card)
                 continue
             notices[g.turn] = (f"Your chosen card could not be played "
-                               f"({Names(g.turn).personal(why)}): choose again.")
+                               f"({self.names(g.turn).personal(why)}): choose again.")
             break
         return None
 
@@ -369,8 +390,7 @@ class GameTable:
         g = self.game
         assert g is not None
         for s, info in enumerate(self.seats):
-            if info.preselect is not None and (
-                    g.over or info.preselect not in cards_of(int(g.view(s).hand[0]))):
+            if info.preselect is not None and (g.over or not _holds(g, s, info.preselect)):
                 info.preselect = None
 
     def labels(self) -> list[str]:
@@ -378,12 +398,12 @@ class GameTable:
         return [i.spec or HUMAN for i in self.seats]
 
     def _save(self) -> None:
-        """Write the finished game as a checked trixsim-transcript/1 record."""
+        """Write the finished game as a trixsim-record/1 envelope, replayed first."""
         if self.records is None or self.game is None:
             return
         try:
-            rec = game_record(self.game, self.seed, self.labels())
-            check_record(rec)
+            rec = self.game.record(self.labels())
+            replay(rec)
             self.records.mkdir(parents=True, exist_ok=True)
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = self.records / f"table-{stamp}-{self.id}.jsonl"
@@ -408,25 +428,26 @@ class GameTable:
                        "sub": i.sub_name if i.sub_token is not None else None,
                        "standin": self.standing_in(s)} for s, i in enumerate(self.seats)],
             "game": None, "events": []}
+        if self.game_name != "trix":  # absent: Trix, the state Trix pages have always had
+            msg["game_name"] = self.game_name
         g = self.game
         if g is None or seat is None:
             return msg
         seen = g.history_for(seat)
         if events:
-            msg["events"] = [d for d in (event_dict(e) for e in seen[self.told[seat]:])
-                             if d is not None]
+            msg["events"] = event_dicts(g, seen[self.told[seat]:])
         self.told[seat] = len(seen)
-        number = int(g.view(seat).contract_no[0])
-        looks_left = LOOKS - self.looks.get((seat, number), 0)
+        view = self.parts[0]
+        looks_left = view.LOOKS - self.looks.get((seat, view.round_no(g, seat)), 0)
         msg["game"] = game_view(g, seat, looks_left, self.seats[seat].preselect)
         if g.over:
             msg["game"]["saved"] = self.record_path is not None
         return msg
 
 
-def trick_line_plain(names: Names, leader: int, cards: tuple[int, ...]) -> str:
-    """``seat 1 Q♥, you A♥`` without colour."""
-    return trick_line(Style(False), names, leader, cards)
+def _holds(g: Table, seat: int, card: int) -> bool:
+    """Whether ``seat`` holds ``card`` now."""
+    return bool((int(g.view(seat).hand[0]) >> card) & 1)
 
 
 def _seat_number(seat: Any) -> int:

@@ -71,7 +71,13 @@ _PROMPTS = {PICK: "Your pick: ", DECLARE: "Declare the K♥? (y/n): ", PLAY: "Yo
 
 class Session:
     """The person at ``seat`` plays ``table`` against the bots in ``bots`` (the other
-    three seats); ``labels`` name the four seats' players (the record's ``strategies``)."""
+    three seats); ``labels`` name the four seats' players (the record's ``strategies``).
+
+    This is Trix's; another game's session (``trixsim.terminal.trump7``) keeps the loop,
+    the save and the commands and answers ``prompt``, ``status``, ``score``, ``last``
+    and ``_move`` in its own words."""
+
+    help_text = HELP
 
     def __init__(self, table: Table, seat: Seat, bots: Mapping[int, Strategy],
                  labels: list[str], say: Callable[[str], None],
@@ -94,7 +100,7 @@ class Session:
         while not self.table.over:
             self.status()
             while True:
-                answer = self._answer(ask(_PROMPTS[self.table.decision]))
+                answer = self._answer(ask(self.prompt()))
                 if answer == QUIT:
                     return QUIT
                 if answer is not None:
@@ -103,6 +109,10 @@ class Session:
             self.actions.append(int(answer))
             self._catch_up()
         return OVER
+
+    def prompt(self) -> str:
+        """What the person is asked for now."""
+        return _PROMPTS[self.table.decision]
 
     def replay(self, actions: list[Action]) -> None:
         """Redo a saved game's moves silently (bots answer as before: their choices
@@ -138,7 +148,7 @@ class Session:
         if not t:
             return None
         if word in ("help", "?", "h"):
-            self.say(HELP)
+            self.say(self.help_text)
         elif word == "hand":
             self.status()
         elif word == "score":
@@ -298,8 +308,11 @@ class Session:
 
     def saved(self, seed: int, game_id: int, against: str) -> dict[str, Any]:
         """What ``--resume`` needs to rebuild this unfinished game."""
-        return {"format": SAVE_FORMAT, "seed": seed, "game_id": game_id, "seat": self.seat,
-                "against": against, "actions": list(self.actions)}
+        out = {"format": SAVE_FORMAT, "seed": seed, "game_id": game_id, "seat": self.seat,
+               "against": against, "actions": list(self.actions)}
+        if self.table.game.name != "trix":  # a save without a game is Trix's
+            out["game"] = self.table.game.name
+        return out
 
 
 def game_record(table: Table, seed: int | None, labels: list[str]) -> GameRecord:
@@ -322,8 +335,11 @@ def load_save(path: Path) -> dict[str, Any]:
             or not 0 <= d["seat"] <= 3 or d["seed"] < 0 or d["game_id"] < 0 \
             or not isinstance(d.get("against"), str) \
             or not isinstance(d.get("actions"), list) \
-            or not all(isinstance(a, int) and not isinstance(a, bool) and 0 <= a <= PASS
-                       for a in d["actions"]):
+            or not all(isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 64
+                       for a in d["actions"]) \
+            or not isinstance(d.get("game", "trix"), str):
+        raise ValueError(f"{path}: a damaged save (seed, game_id, seat, against, actions)")
+    if d.get("game", "trix") == "trix" and any(a > PASS for a in d["actions"]):
         raise ValueError(f"{path}: a damaged save (seed, game_id, seat, against, actions)")
     return d
 

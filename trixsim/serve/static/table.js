@@ -1,11 +1,14 @@
-// The Trix web table: draws the state the server sends and sends the player's choices.
+// The web table: draws the state the server sends and sends the player's choices.
 // The server decides everything; this page only shows a seat's view and asks for moves.
+// The generic part (lobby, seats, connection, tap or drag, cards chosen in advance, the
+// finished trick shown for a moment) is here; Trix's renderer is trix.js (the default), and
+// another game's renderer (trump7.js) registers in window.TABLE_RENDERERS under its game's
+// name. Both are loaded before this file.
 "use strict";
 
-const RANKS = ["7", "8", "9", "J", "Q", "K", "10", "A"];
-const SUITS = ["♥", "♣", "♦", "♠"];
-const CONTRACTS = ["dineri", "damet", "pli", "farcha", "ray", "general", "trix"];
-const PASS = 32;
+// game name -> { cards, sortHand, drawGame, drawSeat, canChoose }
+const RENDERERS = window.TABLE_RENDERERS || {};
+
 const params = new URLSearchParams(location.search);
 const PAUSE = params.has("pause") ? Number(params.get("pause")) : 1300;
 
@@ -21,18 +24,27 @@ let shown = null;          // the state whose finished trick is shown
 let pending = null;        // a card tapped while a finished trick is shown: played or chosen after
 let fatal = false;
 let retry = 500;
+let specsFor = null;       // the game whose strategies the bot picker offers
+
+// the renderer of the game being shown (Trix's unless the state names another game)
+function renderer(msg = state) {
+  const name = msg && msg.game_name;
+  return (name && RENDERERS[name]) || null;
+}
 
 // ---- cards -------------------------------------------------------------------------
 
-function cardName(c) { return RANKS[c & 7] + SUITS[c >> 3]; }
-function isRed(c) { return (c >> 3) === 0 || (c >> 3) === 2; }
+function cards() { const r = renderer(); return r ? r.cards : TRIX_CARDS; }  // trix.js
+function cardName(c) { return cards().rank(c) + cards().suit(c); }
+function isRed(c) { return cards().red(c); }
 
 function cardEl(c, extra = "") {
+  const k = cards();
   const el = document.createElement("div");
-  el.className = `card ${isRed(c) ? "red" : "black"} ${extra}`.trim();
+  el.className = `card ${k.red(c) ? "red" : "black"} ${extra}`.trim();
   el.dataset.card = String(c);
   el.setAttribute("aria-label", cardName(c));
-  el.innerHTML = `<span class="r">${RANKS[c & 7]}</span><span class="s">${SUITS[c >> 3]}</span>`;
+  el.innerHTML = `<span class="r">${k.rank(c)}</span><span class="s">${k.suit(c)}</span>`;
   return el;
 }
 
@@ -43,9 +55,11 @@ function backEl(label) {
   return el;
 }
 
-// hand order: ♥ ♣ ♦ ♠ (colours alternate), strongest first
-function sortHand(cards) {
-  return [...cards].sort((a, b) => (a >> 3) - (b >> 3) || (b & 7) - (a & 7));
+// hand order: ♥ ♣ ♦ ♠ (colours alternate), strongest first (another game: its own order)
+function sortHand(hand, g) {
+  const r = renderer();
+  if (r) return r.sortHand(hand, g);
+  return [...hand].sort((a, b) => (a >> 3) - (b >> 3) || (b & 7) - (a & 7));
 }
 
 // ---- connection --------------------------------------------------------------------
@@ -149,6 +163,7 @@ function pos(seat, you) { return (seat - (you ?? 0) + 4) % 4; }
 
 function draw(msg) {
   state = msg;
+  $(".brand").textContent = msg.game_name || "Trix";
   document.body.dataset.phase = msg.phase;
   if (msg.phase === "waiting" || msg.game === null) drawWaiting(msg);
   else drawGame(msg);
@@ -161,6 +176,10 @@ function drawWaiting(msg) {
   const list = $("#seat-list");
   list.replaceChildren();
   const seated = msg.you !== null;
+  const gameName = msg.game_name || "trix";
+  $("#waiting").dataset.game = gameName;
+  $("#waiting-game").textContent = gameName === "trix" ? "" : `Game: ${gameName}`;
+  if (specsFor !== gameName) { specsFor = gameName; loadSpecs(); }
   for (const info of msg.seats) {
     const li = document.createElement("li");
     li.dataset.seat = String(info.seat);
@@ -168,7 +187,8 @@ function drawWaiting(msg) {
     label.className = "who";
     label.textContent = info.kind === "open" ? "open seat"
       : `${info.name}${info.kind === "bot" ? " (bot)" : ""}${info.seat === msg.you ? " — you" : ""}`;
-    li.append(`Seat ${info.seat}: `, label);
+    const where = seated && info.seat !== msg.you ? ` (${PLACES[pos(info.seat, msg.you)]})` : "";
+    li.append(`Seat ${info.seat}${where}: `, label);
     if (info.kind === "open" && !seated && msg.phase === "waiting") {
       li.append(button("Sit here", () => send({ type: "sit", seat: info.seat,
         name: ($("#sit-name").value || localStorage.getItem("trixsim.name") || "") }), "sit-btn"));
@@ -225,77 +245,9 @@ function button(text, onClick, cls = "") {
 
 function drawGame(msg) {
   showOnly("game");
-  const g = msg.game, you = msg.you;
-  const myTurn = g.turn === you && !g.over;
-  document.body.dataset.turn = myTurn ? "me" : "other";
-  document.body.dataset.decision = myTurn ? g.decision : "wait";
-  // header
-  let info = `Contract ${g.contract_no + 1}/28 · `;
-  if (g.contract < 0) info += `${seatName(g.picker, you)} picking`;
-  else info += `${CONTRACTS[g.contract]} (picked by ${seatName(g.picker, you)}, pick ${g.pick})`;
-  if (g.declared >= 0) info += ` · K♥ declared by ${seatName(g.declared, you)}`;
-  if (g.over) info = "Game over";
-  $("#contract-info").textContent = info;
-  // seats
-  for (const box of document.querySelectorAll(".seat-box")) {
-    const s = (Number(box.dataset.pos) + you) % 4;
-    drawSeat(box, s, msg);
-  }
-  // centre
-  if (g.contract === 6) drawLayout(g.layout);
-  else if (g.trick) drawCenterTrick(you, g.trick.cards, -1);
-  else $("#center").replaceChildren();
-  drawPrompt(msg);
-  drawHand(msg);
-  const lastBtn = $("#last-btn");
-  lastBtn.textContent = `Last trick (${g.looks_left} left)`;
-  lastBtn.hidden = g.contract === 6;  // trix has no tricks
-  lastBtn.disabled = g.over || g.contract < 0 || g.contract === 6 || g.trick_no === 0
-    || g.looks_left <= 0;
-  $("#pre-note").textContent = g.preselect !== null && g.preselect !== undefined
-    ? `Chosen in advance: ${cardName(g.preselect)} (tap it again to cancel)` : "";
-  drawSide(msg);
-}
-
-function drawSeat(box, s, msg) {
-  const g = msg.game, info = msg.seats[s];
-  box.replaceChildren();
-  box.dataset.seat = String(s);
-  box.classList.toggle("turn", g.turn === s && !g.over);
-  box.classList.toggle("away", !info.online && info.sub === null);  // a friend plays there
-  const name = document.createElement("div");
-  name.className = "name";
-  name.textContent = seatName(s, msg.you);
-  box.append(name);
-  const tags = document.createElement("div");
-  tags.className = "tags";
-  const tag = (text, cls) => {
-    const t = document.createElement("span");
-    t.className = `tag ${cls}`;
-    t.textContent = text;
-    tags.append(t);
-  };
-  if (info.kind === "bot") tag("bot", "bot");
-  if (!info.online) {
-    tag(info.sub !== null ? `${info.sub} sits in` : info.standin ? "away · bot plays" : "away",
-      "away");
-  }
-  if (g.picker === s) tag("picker", "picker");
-  if (g.declared === s) tag("K♥ declared", "declared");
-  if (g.passed.includes(s)) tag("passed", "passed");
-  box.append(tags);
-  const stats = document.createElement("div");
-  stats.className = "stats";
-  if (g.contract === 6) {
-    stats.append(backEl(String(g.hand_sizes[s])));
-    stats.append(" cards left");
-  } else {
-    const pile = backEl(String(g.tricks[s]));
-    pile.classList.add("pile");
-    pile.title = "tricks won (face down)";
-    stats.append(pile, ` trick${g.tricks[s] === 1 ? "" : "s"} · ${g.hand_sizes[s]} in hand`);
-  }
-  box.append(stats);
+  const r = renderer(msg);
+  if (r) r.drawGame(msg);
+  else trixDrawGame(msg);
 }
 
 function drawCenterTrick(you, cards, winner) {
@@ -306,74 +258,6 @@ function drawCenterTrick(you, cards, winner) {
     const el = cardEl(card, `slot p${pos(seat, you)}`);
     if (seat === winner) el.classList.add("winner");
     c.append(el);
-  }
-}
-
-// the four trix stacks, each drawn from its ace down to its 7 around the jack
-function drawLayout(layout) {
-  const c = $("#center");
-  c.replaceChildren();
-  c.className = "layout";
-  for (let s = 0; s < 4; s++) {
-    const col = document.createElement("div");
-    col.className = "stack";
-    col.dataset.suit = String(s);
-    const placed = layout.filter((x) => (x >> 3) === s).sort((a, b) => (b & 7) - (a & 7));
-    if (!placed.length) {
-      const empty = document.createElement("div");
-      empty.className = `card empty ${isRed(s * 8) ? "red" : "black"}`;
-      empty.textContent = `J${SUITS[s]}`;
-      col.append(empty);
-    }
-    for (const x of placed) col.append(cardEl(x));
-    c.append(col);
-  }
-}
-
-function drawPrompt(msg) {
-  const g = msg.game, you = msg.you, p = $("#prompt");
-  p.replaceChildren();
-  if (g.over) {
-    const low = Math.min(...g.totals), high = Math.max(...g.totals);
-    const who = (v) => g.totals.map((t, s) => (t === v ? seatName(s, you) : null))
-      .filter(Boolean).join(", ");
-    p.append(para(`Game over. Winner${g.totals.filter((t) => t === low).length > 1 ? "s" : ""}`
-      + ` (lowest total ${low}): ${who(low)}. Highest (${high}): ${who(high)}.`));
-    if (g.saved) p.append(para("The game is saved as a record on the server."));
-    return;
-  }
-  if (g.turn !== you) {
-    const what = g.decision === "pick" ? "to pick a contract" : g.contract === 6
-      ? "to place a card" : "to play";
-    p.append(para(`Waiting for ${seatName(g.turn, you)} ${what}.`
-      + (g.contract >= 0 && g.preselect === null ? " You may choose your next card now." : "")));
-    return;
-  }
-  if (g.decision === "pick") {
-    p.append(para(`Your pick ${g.pick} of 7: your points count ${g.pick === 7 ? "four times"
-      : "double"} (trix is never multiplied). Pick a contract:`));
-    const row = document.createElement("div");
-    row.id = "pick";
-    for (const a of g.left[you]) {
-      const b = button(CONTRACTS[a], () => send({ type: "act", action: a }), "contract");
-      b.dataset.contract = String(a);
-      if (!g.legal.includes(a)) { b.disabled = true; b.title = g.why[String(a)] || ""; }
-      row.append(b);
-    }
-    p.append(row);
-    for (const [a, why] of Object.entries(g.why)) {
-      p.append(para(`Not ${CONTRACTS[Number(a)]}: ${why}.`, "hint"));
-    }
-  } else if (g.decision === "declare") {
-    p.append(para("You hold the K♥. Declared, it is worth 200 to whoever takes it; "
-      + "you lose 50 if someone else does."));
-    const row = document.createElement("div");
-    row.append(button("Declare K♥", () => send({ type: "act", action: 1 }), "declare-yes"),
-      button("Keep quiet", () => send({ type: "act", action: 0 }), "declare-no"));
-    p.append(row);
-  } else {
-    p.append(para(g.contract === 6 ? "Your turn: place a card (tap it or drag it to the table)."
-      : "Your turn: tap a card or drag it onto the table."));
   }
 }
 
@@ -390,7 +274,8 @@ function drawHand(msg, interim = false) {
   const myTurn = !interim && g.turn === msg.you && !g.over
     && (g.decision === "play" || g.decision === "place");
   const chosen = interim && pending !== null ? pending : g.preselect;
-  for (const c of sortHand(g.hand)) {
+  h.dataset.count = String(g.hand.length);
+  for (const c of sortHand(g.hand, g)) {
     const el = cardEl(c);
     if (myTurn) el.classList.add(g.legal.includes(c) ? "playable" : "dim");
     if (chosen === c) el.classList.add("chosen");
@@ -406,7 +291,9 @@ function drawInterim(msg, t) {
   document.body.dataset.turn = "other";
   document.body.dataset.decision = "wait";
   for (const box of document.querySelectorAll(".seat-box")) {
-    drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
+    const r = renderer(msg);
+    if (r) r.drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
+    else drawSeat(box, (Number(box.dataset.pos) + you) % 4, msg);
     box.classList.remove("turn");
   }
   if (t.contract_no === msg.game.contract_no) drawHand(msg, true);
@@ -428,42 +315,6 @@ function takePending() {
   choose(c);
 }
 
-function drawSide(msg) {
-  const g = msg.game, you = msg.you;
-  const totals = $("#totals");
-  totals.replaceChildren();
-  for (let s = 0; s < 4; s++) {
-    const tr = document.createElement("tr");
-    const left = g.left[s].map((a) => CONTRACTS[a]).join(", ") || "none";
-    tr.innerHTML = "<th></th><td class='num'></td><td class='left'></td>";
-    tr.children[0].textContent = seatName(s, you);
-    tr.children[1].textContent = String(g.totals[s]);
-    tr.children[2].textContent = left;
-    totals.append(tr);
-  }
-  const hist = $("#history");
-  hist.replaceChildren();
-  const head = document.createElement("tr");
-  head.innerHTML = "<th>#</th><th>contract</th>" + [0, 1, 2, 3].map(() => "<th></th>").join("");
-  [0, 1, 2, 3].forEach((s) => { head.children[2 + s].textContent = place(s, you); });
-  hist.append(head);
-  for (const h of g.history) {
-    const tr = document.createElement("tr");
-    tr.innerHTML = "<td></td><td></td>" + h.points.map(() => "<td class='num'></td>").join("");
-    tr.children[0].textContent = String(h.no);
-    tr.children[1].textContent = `${CONTRACTS[h.contract] || "?"} (${place(h.picker, you)})`;
-    h.points.forEach((v, s) => { tr.children[2 + s].textContent = v > 0 ? `+${v}` : String(v); });
-    hist.append(tr);
-  }
-  const log = $("#log");
-  log.replaceChildren(...g.log.map((line) => {
-    const li = document.createElement("li");
-    li.textContent = line;
-    return li;
-  }));
-  log.scrollTop = log.scrollHeight;
-}
-
 // ---- playing: tap, drag onto the table, or choose in advance --------------------------
 
 function choose(c) {
@@ -480,12 +331,25 @@ function choose(c) {
   }
   const g = state.game;
   const myTurn = g.turn === state.you && (g.decision === "play" || g.decision === "place");
+  const r = renderer();
   if (myTurn) {
     if (!g.legal.includes(c)) { toast(`${cardName(c)} is not allowed now.`, true); return; }
     send({ type: "act", action: c });
-  } else if (g.contract >= 0 && !g.over) {
+    playedNow(c);
+  } else if ((r ? r.canChoose(g, state.you) : g.contract >= 0) && !g.over) {
     send({ type: "preselect", card: g.preselect === c ? null : c });
   }
+}
+
+// the card played leaves the hand at once (the server's next state confirms it)
+function playedNow(c) {
+  const el = document.querySelector(`#hand .card[data-card="${c}"]`);
+  if (el) el.remove();
+  for (const x of document.querySelectorAll("#hand .card")) {
+    x.classList.remove("playable");
+    x.classList.add("dim");
+  }
+  $("#hand").dataset.count = String(document.querySelectorAll("#hand .card").length);
 }
 
 function attachPointer(el, c) {
@@ -535,8 +399,9 @@ function overFelt(e) {
 
 function showLastTrick(msg) {
   const body = $("#overlay-body");
+  const where = renderer() ? "game" : "contract";
   body.replaceChildren(para(`Last trick (trick ${msg.trick.trick + 1}) — ${msg.looks_left} `
-    + `look${msg.looks_left === 1 ? "" : "s"} left in this contract`));
+    + `look${msg.looks_left === 1 ? "" : "s"} left in this ${where}`));
   const row = document.createElement("div");
   row.className = "last-row";
   msg.trick.cards.forEach((c, i) => {
@@ -566,17 +431,56 @@ async function createTable(ev) {
   ev.preventDefault();
   const name = $("#create-name").value.trim();
   localStorage.setItem("trixsim.name", name);
+  const game = $("#create-game").value || "trix";
+  const listed = $("#create-listed").checked;
   const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name }) });
+    body: JSON.stringify({ name, game, listed }) });
   const data = await r.json();
   if (!r.ok) { toast(data.error || "could not create a table", true); return; }
   localStorage.setItem(`trixsim.seat.${data.table}`, data.token);
   location.href = data.link + location.search;  // keeps options such as ?pause=0
 }
 
+// the lobby: the open tables of this server that chose to be listed
+async function loadLobby() {
+  try {
+    const r = await fetch("/api/lobby");
+    const data = await r.json();
+    const list = $("#open-tables");
+    list.replaceChildren(...data.tables.map((t) => {
+      const li = document.createElement("li");
+      li.dataset.table = t.table;
+      const a = document.createElement("a");
+      a.href = `/t/${t.table}${location.search}`;
+      a.textContent = `${t.game} — ${t.free.length} free seat${t.free.length === 1 ? "" : "s"}`
+        + ` (${t.free.map((s) => `seat ${s}`).join(", ")})`;
+      li.append(a);
+      return li;
+    }));
+    $("#no-tables").hidden = data.tables.length > 0;
+  } catch (e) { /* the list is only a convenience */ }
+}
+
+async function loadGames() {
+  try {
+    const r = await fetch("/api/games");
+    const data = await r.json();
+    const sel = $("#create-game");
+    const keep = sel.value;
+    sel.replaceChildren(...data.games.map((g) => {
+      const o = document.createElement("option");
+      o.value = g;
+      o.textContent = g;
+      return o;
+    }));
+    if (data.games.includes(keep)) sel.value = keep;
+  } catch (e) { /* trix stays offered */ }
+}
+
 async function loadSpecs() {
   try {
-    const r = await fetch("/api/strategies");
+    const game = state && state.game_name ? state.game_name : "trix";
+    const r = await fetch(`/api/strategies?game=${encodeURIComponent(game)}`);
     const data = await r.json();
     $("#specs").replaceChildren(...data.strategies.map((s) => {
       const o = document.createElement("option");
@@ -602,8 +506,13 @@ function start() {
   $("#create-name").value = localStorage.getItem("trixsim.name") || "";
   $("#sit-name").value = localStorage.getItem("trixsim.name") || "";
   window.addEventListener("resize", () => { if (state && state.game) showOnly("game"); });
-  if (!tableId) { showOnly("lobby"); return; }
-  loadSpecs();
+  if (!tableId) {
+    showOnly("lobby");
+    loadGames();
+    loadLobby();
+    setInterval(loadLobby, 5000);
+    return;
+  }
   connect();
 }
 
