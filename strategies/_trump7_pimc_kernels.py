@@ -18,8 +18,8 @@ from trixsim.strategies import _trump7_kernels as heuristic_kernels
 from trixsim.strategies._trump7_kernels import decide_row
 
 from trixsim import policykit, rng
+from trixsim.choice import count, uniform_action
 from trixsim.games.trump7 import cards, policy, rules, state, worlds
-from trixsim.games.trump7.cards import count, uniform_action
 from trixsim.games.trump7.policy import policy_key, state_row
 from trixsim.games.trump7.rules import legal_one, step_one
 from trixsim.games.trump7.state import COL, DONE

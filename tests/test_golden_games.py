@@ -28,6 +28,7 @@ from click.testing import CliRunner
 from conftest import act, deal, legal_cards, rotate, table
 
 from trixsim.cli import cli
+from trixsim.games import get_game
 from trixsim.games import trix as engine
 from trixsim.games.trix.cards import KING_OF_HEARTS, card_name, mask_of, parse_card
 from trixsim.games.trix.rules import trick_winner
@@ -36,6 +37,8 @@ from trixsim.games.trix.transcript_check import check_record
 from trixsim.games.trix.transcript_parse import parse_record
 from trixsim.games.trix.types import DECLARE, GENERAL, PASS, PICK, PLACE, PLAY, RAY, TRIX
 from trixsim.table import Table
+
+TRIX_GAME = get_game("trix")
 
 GOLDEN_DIR = Path(__file__).parent / "data" / "golden"
 H_REST = ("trix_min_score=2.5,trix_by_pick=2,seventh_weight=1.0,farcha_shed_tricks=5,"
@@ -332,7 +335,7 @@ def walk_with_table(rec: GameRecord) -> int:
     it is, that the recorded action is legal, and each contract's points and totals.
     Returns the number of decisions taken."""
     assert rec.seed is not None
-    t = Table(rec.seed, rec.game_id)
+    t = Table(rec.seed, rec.game_id, game=TRIX_GAME)
     st = t.state
     assert int(st.first_picker[0]) == rec.first_picker, "first_picker"
     steps = 0

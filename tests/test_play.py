@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from trixsim.cli import cli
+from trixsim.games import get_game
 from trixsim.games.trix.cards import RANKS, SUIT_SYMBOLS, card_name, cards_of
 from trixsim.games.trix.events import Deal, Pick, Place
 from trixsim.games.trix.transcript_check import check_record
@@ -29,6 +30,8 @@ from trixsim.loading import load_strategy
 from trixsim.table import Table
 from trixsim.terminal import OVER, QUIT, Session, Style, game_record
 from trixsim.terminal.text import read_card, read_contract
+
+TRIX_GAME = get_game("trix")
 
 Chooser = Callable[[Table], int]
 
@@ -60,7 +63,7 @@ class Script:
     def __init__(self, seed: int, seat: int = 0, choose: Chooser = first,
                  extra: Callable[[Table, int], list[str]] | None = None,
                  against: str = "heuristic", stop_after: int | None = None) -> None:
-        self.table = Table(seed, game_id=0)
+        self.table = Table(seed, game_id=0, game=TRIX_GAME)
         bot = load_strategy(against, "trix")
         bots = {s: bot for s in range(4) if s != seat}
         self.lines: list[str] = []
@@ -167,7 +170,7 @@ def test_illegal_input_gets_the_reason_and_a_new_prompt() -> None:
 def test_picks_the_rules_refuse_get_the_reason() -> None:
     """A used contract is refused; on pick 6 with trix unused, trix is the only choice
     (seed 2: the random seats leave the game going until the person's pick 6)."""
-    table = Table(2, game_id=0)
+    table = Table(2, game_id=0, game=TRIX_GAME)
     printed: list[str] = []
     session = Session(table, 0, {s: load_strategy("random", "trix") for s in (1, 2, 3)},
                       ["human", "random", "random", "random"], printed.append)
@@ -323,7 +326,7 @@ def test_no_other_hand_is_shown_before_its_cards_are_played(seat: int) -> None:
     """Drive a session line by line; every card in a printed line must be the person's
     own (dealt to them in this contract) or already played when the line is printed: for
     a line telling an event, by that event; for the status and commands, by now."""
-    table = Table(13, game_id=0)
+    table = Table(13, game_id=0, game=TRIX_GAME)
     bot = load_strategy("heuristic", "trix")
     printed: list[tuple[int, str]] = []  # (events the seat was told before the line, line)
     telling: list[int] = []  # events told so far, while the narrator tells one
@@ -372,7 +375,7 @@ def test_a_keep_quiet_is_told_to_the_holder_alone() -> None:
     so the person hears of their own quiet decisions and of no one else's."""
     others = 0  # quiet decisions by bots, which the person must not hear of
     for seat in range(4):
-        table = Table(2, game_id=0)
+        table = Table(2, game_id=0, game=TRIX_GAME)
         printed: list[str] = []
         bot = load_strategy("random", "trix")
         session = Session(table, seat, {s: bot for s in range(4) if s != seat}, ["x"] * 4,
@@ -388,7 +391,7 @@ def test_a_keep_quiet_is_told_to_the_holder_alone() -> None:
 
 
 def test_session_quits_when_asked() -> None:
-    table = Table(1, game_id=0)
+    table = Table(1, game_id=0, game=TRIX_GAME)
     printed: list[str] = []
     bot = load_strategy("random", "trix")
     session = Session(table, 1, {0: bot, 2: bot, 3: bot}, ["x"] * 4, printed.append)
@@ -430,7 +433,7 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
 
 
 def test_game_record_of_a_bot_game_checks_out() -> None:
-    table = Table(17, game_id=0)
+    table = Table(17, game_id=0, game=TRIX_GAME)
     bot = load_strategy("heuristic", "trix")
     table.play_bots({s: bot for s in range(4)})
     rec = game_record(table, 17, ["heuristic"] * 4)

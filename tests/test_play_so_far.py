@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from trixsim.games import get_game
 from trixsim.games.trix.cards import DIAMOND_MASK, mask_of
 from trixsim.games.trix.events import ContractEnd, Deal, Pick, Trick
 from trixsim.games.trix.types import DINERI, GENERAL, PLAY, PLI, TRIX
@@ -15,11 +16,13 @@ from trixsim.table import Table
 from trixsim.terminal import Session
 from trixsim.terminal.text import points_so_far
 
+TRIX_GAME = get_game("trix")
+
 
 def _contracts(seed: int) -> list[tuple[int, int, int, int, list, tuple]]:
     """Each trick contract of a random game: contract, picker, pick, declared, its tricks
     ((winner, cards)), and the engine's points at its end."""
-    t = Table(seed, game_id=0)
+    t = Table(seed, game_id=0, game=TRIX_GAME)
     rnd = random.Random(seed)
     while not t.over:
         t.act(rnd.choice(t.legal_actions()))
@@ -58,7 +61,7 @@ def test_points_so_far_at_the_end_are_the_contracts_points(seed: int) -> None:
 
 
 def test_status_and_score_show_the_contract_so_far() -> None:
-    t = Table(4, game_id=0)
+    t = Table(4, game_id=0, game=TRIX_GAME)
     bot = load_strategy("heuristic", "trix")
     bots = {s: bot for s in (1, 2, 3)}
     said: list[str] = []

@@ -12,11 +12,14 @@ import numpy as np
 from numba import njit
 
 from tests.conftest import act, deal, table
+from trixsim.games import get_game
 from trixsim.games.trix import GameState, legal_action_mask, observe
 from trixsim.games.trix.fast import call_policy
 from trixsim.games.trix.observation import FIELDS, strategy_subkey
 from trixsim.games.trix.policy import POLICY_SIG, policy_key, state_row
 from trixsim.games.trix.types import DECLARE, PLAY
+
+TRIX_GAME = get_game("trix")
 
 # The same public history in both deals: seat 0 picks ray and leads 7C, seat 1 (no clubs)
 # discards 7S, and seat 2 is to play. Only where the K♥ lies differs: with seat 1 (asked
@@ -113,7 +116,7 @@ def test_at_a_table_a_quiet_answer_changes_no_other_seats_view() -> None:
     from trixsim.table import Table
 
     bot = load_strategy("random", "trix")
-    table = Table(3)
+    table = Table(3, game=TRIX_GAME)
     checked = 0
     while not table.over and checked < 3:
         before = {s: _table_view(table, s) for s in range(4)}

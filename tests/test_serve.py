@@ -158,9 +158,9 @@ def replay_ok(path: Path) -> None:
 # -- what each seat is sent -----------------------------------------------------------------
 
 ALLOWED_KEYS = {
-    "type", "table", "you", "host", "phase", "seats", "seat", "kind", "name", "online",
-    "standin", "sub", "game", "events", "over", "contract_no", "picker", "pick", "contract",
-    "declared", "turn", "decision", "hand", "legal", "why", "trick", "leader", "cards",
+    "type", "table", "game_name", "you", "host", "phase", "seats", "seat", "kind", "name",
+    "online", "standin", "sub", "game", "events", "over", "contract_no", "picker", "pick",
+    "contract", "declared", "turn", "decision", "hand", "legal", "why", "trick", "leader", "cards",
     "card", "tricks", "trick_no", "hand_sizes", "layout", "passed", "totals", "left",
     "history", "no", "points", "looks_left", "preselect", "log", "winner", "place", "saved",
     "message", "token", "text",

@@ -342,4 +342,4 @@ def test_a_trix_only_stand_in_gives_trump7_tables_the_heuristic(
     table, _ = hub.create("Ann", game="trump7")
     assert table.stand_in.name == "heuristic" and hub.stand_in.name == "heuristic-nodeclare"
     assert "does not play trump7" in capsys.readouterr().err
-    assert hub.bots_for("trump7").names() == ["heuristic", "random"]
+    assert hub.bots_for("trump7").names() == ["heuristic", "pimc", "random"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from trixsim.games import get_game
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import IllegalActionError
 from trixsim.games.trix.types import PASS, PLACE
@@ -12,12 +13,14 @@ from trixsim.sim import play_batch
 from trixsim.strategy import Strategy
 from trixsim.table import Table
 
+TRIX_GAME = get_game("trix")
+
 
 def test_table_driven_by_hand_replays_the_batch_game() -> None:
     """Choosing, at every decision, what the batch's random strategy chose gives the same
     game: the table and the simulator share one engine."""
     final = play_batch([Strategy()] * 4, 9, [4], game=TRIX_RULES)
-    table = Table(9, game_id=4)
+    table = Table(9, game_id=4, game=TRIX_GAME)
     bot = Strategy()
     while not table.over:
         legal = table.legal_actions()
@@ -35,7 +38,7 @@ def test_table_driven_by_hand_replays_the_batch_game() -> None:
 
 
 def test_waiting_seat_sees_only_its_own_hand() -> None:
-    table = Table(3, first_picker=1)
+    table = Table(3, first_picker=1, game=TRIX_GAME)
     assert table.turn == 1
     for seat in range(4):
         view = table.view(seat)
@@ -46,7 +49,7 @@ def test_waiting_seat_sees_only_its_own_hand() -> None:
 
 
 def test_bots_play_until_a_person_must_decide() -> None:
-    table = Table(5, first_picker=0)
+    table = Table(5, first_picker=0, game=TRIX_GAME)
     bots = {1: Strategy(), 2: Strategy(), 3: Strategy()}
     decisions = 0
     while not table.over:
@@ -61,7 +64,7 @@ def test_bots_play_until_a_person_must_decide() -> None:
 
 
 def test_illegal_action_is_refused_and_nothing_changes() -> None:
-    table = Table(2)
+    table = Table(2, game=TRIX_GAME)
     before = table.state.data.copy()
     wrong = 31 if 31 not in table.legal_actions() else 30
     assert table.why_illegal(wrong) == f"{wrong} is not a contract id (0-6)"
@@ -76,7 +79,7 @@ def test_the_table_keeps_what_happened_filtered_per_seat() -> None:
     and everything else; totals in the last contract end match the table's."""
     from trixsim.games.trix.events import ContractEnd, Deal, GameEnd
 
-    table = Table(7, first_picker=2)
+    table = Table(7, first_picker=2, game=TRIX_GAME)
     table.play_bots({s: Strategy() for s in range(4)})
     assert table.over
     deals = [e for e in table.history if isinstance(e, Deal)]
@@ -111,7 +114,7 @@ def test_a_quiet_k_heart_holder_stays_hidden_from_the_other_seats() -> None:
     from trixsim.games.trix.types import DECLARE, RAY
 
     for seed in range(40):
-        table = Table(seed)
+        table = Table(seed, game=TRIX_GAME)
         table.act(RAY)
         if table.decision != DECLARE:
             continue

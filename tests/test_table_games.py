@@ -18,6 +18,8 @@ from trixsim.records import parse_record, replay
 from trixsim.table import Table, parts
 from trixsim.terminal.names import Names, PlaceNames, Style
 
+TRIX_GAME = get_game("trix")
+
 
 @pytest.mark.parametrize("name", ["trump7", "trump7-bid"])
 def test_a_trump7_table_plays_to_its_end_and_its_record_replays(name: str) -> None:
@@ -36,9 +38,11 @@ def test_a_trump7_table_plays_to_its_end_and_its_record_replays(name: str) -> No
     assert again.over and again.totals == t.totals
 
 
-def test_trix_stays_the_default_game() -> None:
-    t = Table(3)
+def test_a_table_plays_the_game_it_is_given_and_has_no_default() -> None:
+    t = Table(3, game=TRIX_GAME)
     assert t.game.name == "trix" and int(t.view(0).contract_no[0]) == 0
+    with pytest.raises(TypeError, match="game"):
+        Table(3)  # type: ignore[call-arg]
 
 
 def test_a_record_of_an_unfinished_game_is_refused() -> None:
@@ -47,7 +51,7 @@ def test_a_record_of_an_unfinished_game_is_refused() -> None:
 
 
 def test_a_trix_table_writes_an_envelope_replay_accepts() -> None:
-    t = Table(5)
+    t = Table(5, game=TRIX_GAME)
     t.play_bots({s: load_strategy("random", "trix") for s in range(4)})
     rec = t.record(["random"] * 4)
     assert rec.chance == {"first_picker": int(t.state.first_picker[0])}

@@ -30,9 +30,6 @@ from trixsim.records import Move, Record
 from trixsim.sim import decide
 from trixsim.strategy import Strategy
 
-DEFAULT_GAME = "trix"
-"""The game a table plays when none is named (``Table(seed)``: Trix, as always)."""
-
 
 @dataclass(frozen=True)
 class Parts:
@@ -54,20 +51,14 @@ def parts(game: Game) -> Parts:
                          f"{package} has no view and narrator modules)") from None
 
 
-def _default_game() -> Game:
-    from trixsim.games import get_game
-
-    return get_game(DEFAULT_GAME)
-
-
 class Table:
-    """A single game, advanced one decision at a time (``game``: any registered game;
-    None: Trix)."""
+    """A single game of ``game`` (any registered game, named by the caller: a table has
+    no default game), advanced one decision at a time."""
 
-    def __init__(self, seed: int, game_id: int = 0, first_picker: Seat | None = None,
-                 game: Game | None = None) -> None:
+    def __init__(self, seed: int, game_id: int = 0, first_picker: Seat | None = None, *,
+                 game: Game) -> None:
         fp = None if first_picker is None else [first_picker]
-        self.game: Game = _default_game() if game is None else game
+        self.game: Game = game
         self.seed = seed
         self._log = self.game.event_log()
         self._events = self.game.events_module
@@ -80,8 +71,8 @@ class Table:
         self._legal = self.game.legal_action_mask(self.state)
 
     @classmethod
-    def replay(cls, seed: int, actions: list[Action], game_id: int = 0,
-               game: Game | None = None) -> Table:
+    def replay(cls, seed: int, actions: list[Action], game_id: int = 0, *,
+               game: Game) -> Table:
         """The table after ``actions`` from the deal of ``seed``; ValueError naming the
         first action the rules refuse."""
         table = cls(seed, game_id, game=game)

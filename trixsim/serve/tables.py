@@ -317,9 +317,8 @@ class GameTable:
             raise Refused(str(exc)) from None
         looked = self.looks.get((seat, number), 0)
         if looked >= view.LOOKS:
-            where = "contract" if self.game_name == "trix" else "game"
             raise Refused(f"you have already looked at the last trick {view.LOOKS} times in "
-                          f"this {where}")
+                          f"this {view.ROUND}")
         self.looks[(seat, number)] = looked + 1
         return {"type": "last", "trick": view.event_dict(e),
                 "looks_left": view.LOOKS - looked - 1,
@@ -427,9 +426,7 @@ class GameTable:
                        "online": i.kind != PERSON or i.online > 0,
                        "sub": i.sub_name if i.sub_token is not None else None,
                        "standin": self.standing_in(s)} for s, i in enumerate(self.seats)],
-            "game": None, "events": []}
-        if self.game_name != "trix":  # absent: Trix, the state Trix pages have always had
-            msg["game_name"] = self.game_name
+            "game": None, "events": [], "game_name": self.game_name}
         g = self.game
         if g is None or seat is None:
             return msg

@@ -55,6 +55,8 @@ N_CARDS = 32
 """Card ids a client may name (0-31)."""
 LOOKS = 2
 """How often the last trick may be looked at per contract."""
+ROUND = "contract"
+"""What ``LOOKS`` counts within: a contract."""
 
 LOG_LINES = 40
 """How many of the latest log lines a state carries."""

@@ -34,6 +34,9 @@ N_CARDS = 52
 """Card ids a client may name (0-51)."""
 LOOKS = 2
 """How often the last trick may be looked at in a game (as in Trix, per contract)."""
+ROUND = "game"
+"""What ``LOOKS`` counts within: the whole game."""
+
 LOG_LINES = 40
 """How many of the latest log lines a state carries."""
 DECISIONS = {PLAY: "play", BID: "bid"}
