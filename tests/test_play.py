@@ -92,8 +92,8 @@ def play(args: list[str], text: str) -> tuple[int, str]:
 
 
 def totals_line(output: str) -> list[int]:
-    m = re.search(r"Final totals: you (-?\d+) · seat \d (-?\d+) · seat \d (-?\d+) · "
-                  r"seat \d (-?\d+)", output.replace("you ", "you ", 1))
+    m = re.search(r"Final totals: you (-?\d+) · right (-?\d+) · across (-?\d+) · "
+                  r"left (-?\d+)", output)
     assert m, output[-2000:]
     return [int(x) for x in m.groups()]
 
@@ -232,7 +232,7 @@ def test_last_shows_the_last_trick_twice_per_contract(tmp_path: Path) -> None:
     rec = parse_record(out.read_text())
     first_trick_contract = next(c for c in rec.contracts if c.contract != TRIX)
     leader, cards = first_trick_contract.tricks[1]
-    shown = [re.sub(r"^(you|seat \d) ", "", part) for part in looks[0][1].split(", ")]
+    shown = [re.sub(r"^(you|right|across|left) ", "", part) for part in looks[0][1].split(", ")]
     assert shown == [RANKS[c & 7] + SUIT_SYMBOLS[c >> 3] for c in cards]
 
 

@@ -86,6 +86,7 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None, seed:
     from trixsim.loading import StrategyLoadError, load_strategy
     from trixsim.table import Table, parts
     from trixsim.terminal import QUIT, Session, Style, game_record, load_save
+    from trixsim.terminal.names import PlaceNames
     from trixsim.terminal.trump7 import Trump7Session
 
     saved: dict[str, Any] | None = None
@@ -142,6 +143,10 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None, seed:
             again = "" if game_name == "trix" else f"--game {game_name} "
             click.echo(f"{title}: you are seat {seat}, against {against}. Seed {seed} "
                        f"({again}--seed {seed} deals the same cards).")
+        places = PlaceNames(seat)
+        click.echo("Around you: " + ", ".join(f"{places(s)} is seat {s}" for s in
+                                              ((seat + k) % 4 for k in (1, 2, 3)))
+                   + " (turns pass to your right).")
         click.echo("Type help for the commands. Playable cards are in [brackets].")
         outcome = session.run(_ask)
     except StrategyError as exc:

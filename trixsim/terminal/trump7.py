@@ -28,7 +28,7 @@ from trixsim.games.trump7.narrator import (
 from trixsim.games.trump7.state import BID, PLAY
 from trixsim.strategy import Strategy
 from trixsim.table import Table
-from trixsim.terminal.names import Names, Style
+from trixsim.terminal.names import PlaceNames, Style
 from trixsim.terminal.session import LOOKS, Session
 
 HELP = """\
@@ -66,7 +66,7 @@ class Trump7Session(Session):
                  labels: list[str], say: Callable[[str], None],
                  style: Style | None = None) -> None:
         super().__init__(table, seat, bots, labels, say, style)  # type: ignore[arg-type]
-        self.names = Names(seat)
+        self.names = PlaceNames(seat)
         self.narrator = Narrator(self.style, self.names)  # type: ignore[assignment]
 
     def prompt(self) -> str:

@@ -70,9 +70,10 @@ class Style(BaseStyle):
         return self.paint(text, red=c >> 3 in (0, 2), playable=playable)
 
 
-class Names(BaseNames):
-    """How seats are named for the person at seat ``me``: "you", "seat 2"; rules messages
-    name Trix's cards with suit symbols."""
+class Names(PlaceNames):
+    """How seats are named for the person at seat ``me``: "you", and the others by where
+    they sit ("left", "across", "right"), as on the web table; rules messages name Trix's
+    cards with suit symbols."""
 
     def personal(self, why: str) -> str:
         """A rules message about seat ``me`` (trixsim's ``why_illegal``) addressed to you."""
