@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from trixsim.strategies import heuristic_kernels as H
 
 from trixsim import cards, policykit, rng
 from trixsim.cards import bit_count
@@ -33,12 +34,18 @@ from trixsim.games.trix.state import FIELDS
 from trixsim.jitcache import guard, sources
 from trixsim.types import DECLARE, PASS, PICK, PLACE, TRIX
 
-guard(__file__, sources(cards, rng, policykit, rules), FIELDS, DECLARE, PASS, PICK, PLACE, TRIX)
+guard(__file__, sources(cards, rng, policykit, rules, H), FIELDS, DECLARE, PASS, PICK, PLACE,
+      TRIX)
 
-N_FEATURES = 56
+N_FEATURES = 64
+HEUR = N_FEATURES - 1
+"""Feature of every candidate: 1 when it is the heuristic's choice (so a model starts from
+the heuristic and learns where search plays otherwise)."""
 M_PLACE, M_PICK, M_DECLARE = 6, 7, 8
 N_MODELS = 9
 """Models 0-5: card play in contract 0-5 (dineri .. general); 6 trix; 7 pick; 8 declare."""
+N_WEIGHTS = N_MODELS * N_FEATURES
+"""The policy's parameter vector: these weights, then the heuristic's own parameters."""
 
 _PLAYED, _PLAYED_BY = C["played"], C["played_by"]
 _SEAT, _DECISION, _CONTRACT = C["seat"], C["decision"], C["contract"]
@@ -254,9 +261,10 @@ def _declare_features(s: np.ndarray, hand: int, a: int, f: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True)
-def candidate_features(s: np.ndarray, hand: int, a: int, excl: np.ndarray,
+def candidate_features(s: np.ndarray, hand: int, a: int, excl: np.ndarray, heur: int,
                        f: np.ndarray) -> None:
-    """Fill ``f`` (zeroed here) with the features of action ``a`` in state row ``s``."""
+    """Fill ``f`` (zeroed here) with the features of action ``a`` in state row ``s``
+    (``heur``: the heuristic's choice there)."""
     f[:] = 0.0
     d = s[_DECISION]
     if d == PICK:
@@ -267,13 +275,16 @@ def candidate_features(s: np.ndarray, hand: int, a: int, excl: np.ndarray,
         _place_features(s, hand, a, excl, f)
     else:
         _play_features(s, hand, a, f)
+    f[HEUR] = 1.0 if a == heur else 0.0
 
 
 @njit(cache=True, nogil=True)
 def best_action(s: np.ndarray, hand: int, legal: int, w: np.ndarray) -> int:
-    """The legal action with the highest score under weights ``w`` (N_MODELS × N_FEATURES,
-    flat); the lowest such on a tie."""
+    """The legal action with the highest score under the weights ``w[:N_WEIGHTS]``
+    (N_MODELS × N_FEATURES, flat; the heuristic's parameters follow); the lowest such on
+    a tie."""
     m = model_of(s)
+    heur = H.heuristic_decide(s, legal, hand, w[N_WEIGHTS:])
     d = s[_DECISION]
     excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
@@ -282,7 +293,7 @@ def best_action(s: np.ndarray, hand: int, legal: int, w: np.ndarray) -> int:
     for a in range(n):
         if not (legal >> a) & 1:
             continue
-        candidate_features(s, hand, a, excl, f)
+        candidate_features(s, hand, a, excl, heur, f)
         v = 0.0
         for j in range(N_FEATURES):
             v += w[m * N_FEATURES + j] * f[j]
@@ -318,11 +329,11 @@ def count_candidates(legal: np.ndarray, decisions: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def fill_features(rows: np.ndarray, hands: np.ndarray, legal: np.ndarray,
-                  actions: np.ndarray, X: np.ndarray, group: np.ndarray,
+                  actions: np.ndarray, hp: np.ndarray, X: np.ndarray, group: np.ndarray,
                   chosen: np.ndarray, model: np.ndarray) -> None:
     """The training table: one row of ``X`` per legal candidate of every decision, with
     its decision's index (``group``), whether it was the action taken (``chosen``) and
-    the decision's model."""
+    the decision's model (``hp``: the heuristic's parameters)."""
     j = 0
     f = np.empty(N_FEATURES, dtype=np.float64)
     for i in range(rows.shape[0]):
@@ -330,11 +341,12 @@ def fill_features(rows: np.ndarray, hands: np.ndarray, legal: np.ndarray,
         d = s[_DECISION]
         excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
         model[i] = model_of(s)
+        heur = H.heuristic_decide(s, legal[i], hands[i], hp)
         n = 2 if d == DECLARE else (7 if d == PICK else 32)
         for a in range(n):
             if not (legal[i] >> a) & 1:
                 continue
-            candidate_features(s, hands[i], a, excl, f)
+            candidate_features(s, hands[i], a, excl, heur, f)
             for k in range(N_FEATURES):
                 X[j, k] = f[k]
             group[j] = i

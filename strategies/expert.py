@@ -3,7 +3,8 @@
 Each decision scores every legal candidate (card, contract, declare or not) by a linear
 function of features the heuristic ignores (voids, unseen cards per suit, the trick in
 progress, a declared K♥, the totals, who is known not to hold a trix card from the trix
-history) and plays the best (strategies/_expert_kernels.py, compiled). The weights come
+history, and which candidate the heuristic would choose) and plays the best
+(strategies/_expert_kernels.py, compiled). The weights come
 from a ``model.npz`` file written by ``trixsim train``: ``expert@DIR/model.npz`` loads
 one; plain ``expert`` loads the bundled weights (``expert_model.npz`` beside this module).
 """
@@ -20,7 +21,7 @@ from trixsim.strategy import Strategy
 
 BUNDLED_MODEL = Path(__file__).with_name("expert_model.npz")
 """The shipped weights (see the README for the ``trixsim train`` command that made them)."""
-MODEL_FORMAT = "trixsim-expert-linear-1"
+MODEL_FORMAT = "trixsim-expert-linear-2"
 
 
 class ModelError(ValueError):
@@ -42,6 +43,21 @@ def read_model(path: str | Path) -> np.ndarray:
         raise ModelError(f"model file {str(path)!r} is not an expert model of format "
                          f"{MODEL_FORMAT} with {K.N_MODELS}x{K.N_FEATURES} finite weights")
     return np.ascontiguousarray(w.ravel())
+
+
+def start_weights() -> np.ndarray:
+    """The weights a training starts from: the heuristic's choice and nothing else (so the
+    untrained model plays exactly as heuristic)."""
+    w = np.zeros((K.N_MODELS, K.N_FEATURES))
+    w[:, K.HEUR] = 3.0
+    return w.ravel()
+
+
+def heuristic_params() -> np.ndarray:
+    """The bundled heuristic's compiled-policy parameters (its defaults)."""
+    from trixsim.strategies.heuristic import HeuristicStrategy
+
+    return np.ascontiguousarray(HeuristicStrategy().policy_params(), dtype=np.float64)
 
 
 def write_model(path: str | Path, weights: np.ndarray) -> None:
@@ -66,7 +82,7 @@ class ExpertStrategy(Strategy):
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
         self.weights = read_model(BUNDLED_MODEL) if BUNDLED_MODEL.exists() \
-            else np.zeros(K.N_MODELS * K.N_FEATURES)
+            else start_weights()
 
     def with_data_file(self, path: str) -> ExpertStrategy:
         """This strategy playing the weights of ``path``."""
@@ -74,13 +90,15 @@ class ExpertStrategy(Strategy):
         return self
 
     def policy_params(self) -> np.ndarray:
-        """The compiled policy's vector: the flat weights."""
-        return self.weights
+        """The compiled policy's vector: the flat weights, then the heuristic's
+        parameters (its choice is one of the features)."""
+        return np.concatenate([self.weights, heuristic_params()])
 
     def _answer(self, obs: Observation) -> np.ndarray:
         out = np.empty(len(obs), dtype=np.int64)
         K.batch_actions(obs.state_rows(), np.ascontiguousarray(obs.hand, dtype=np.int64),
-                        np.ascontiguousarray(obs.legal, dtype=np.int64), self.weights, out)
+                        np.ascontiguousarray(obs.legal, dtype=np.int64),
+                        self.policy_params(), out)
         return out
 
     def pick(self, obs: Observation) -> np.ndarray:

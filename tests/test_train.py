@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from trixsim.strategies import _expert_kernels as K
-from trixsim.strategies.expert import ExpertStrategy, write_model
+from trixsim.strategies.expert import ExpertStrategy, start_weights, write_model
 
 from trixsim.cli import cli
 from trixsim.loading import StrategyLoadError, load_strategy
@@ -46,6 +46,19 @@ def test_expert_policy_plays_as_its_methods_and_fairly(tmp_path: Path) -> None:
     s = ExpertStrategy()
     s.weights = np.ascontiguousarray(_weights(2).ravel())
     check_policy(s, games=6, seed=4)
+
+
+def test_untrained_weights_play_exactly_as_heuristic() -> None:
+    from trixsim.games.trix import GAME
+    from trixsim.sim import play_batch
+
+    s = ExpertStrategy()
+    s.weights = start_weights()
+    ids = np.arange(30)
+    for path in ("compiled", "stepwise"):
+        a = play_batch([s] * 4, 8, ids, path=path, game=GAME)
+        b = play_batch([load_strategy("heuristic", "trix")] * 4, 8, ids, path=path, game=GAME)
+        assert np.array_equal(a.data, b.data)
 
 
 def test_the_data_of_a_job_depend_only_on_its_deals() -> None:

@@ -33,7 +33,7 @@ import numpy as np
 from trixsim import __version__
 from trixsim.pool import Backend
 from trixsim.strategies import _expert_kernels as K
-from trixsim.strategies.expert import read_model, write_model
+from trixsim.strategies.expert import read_model, start_weights, write_model
 from trixsim.train import data as D
 from trixsim.train import verify as V
 from trixsim.train.fit import agreement, features, fit
@@ -148,7 +148,7 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
     _write_json(out / "history.json", hist)
     parts = [_load_data(out / "data" / f"{k:03d}.npz") for k in range(len(hist))]
     w = read_model(out / "iterations" / f"{len(hist) - 1:03d}.npz") if hist \
-        else np.zeros(K.N_MODELS * K.N_FEATURES)
+        else start_weights()
     for k in range(len(hist), cfg.iterations):
         t0 = time.monotonic()
         actor = None if k == 0 else f"expert@{out / 'iterations' / f'{k - 1:03d}.npz'}"

@@ -26,7 +26,10 @@ def features(d: Decisions) -> Table:
     group = np.zeros(n, dtype=np.int64)
     chosen = np.zeros(n, dtype=np.bool_)
     model = np.zeros(len(d["legal"]), dtype=np.int64)
-    K.fill_features(d["rows"], d["hand"], d["legal"], d["action"], X, group, chosen, model)
+    from trixsim.strategies.expert import heuristic_params
+
+    K.fill_features(d["rows"], d["hand"], d["legal"], d["action"], heuristic_params(), X,
+                    group, chosen, model)
     return {"X": X, "group": group, "chosen": chosen, "model": model}
 
 
