@@ -152,3 +152,8 @@ def test_data_are_the_same_whatever_the_worker_count(tmp_path: Path) -> None:
     assert a[0]["data_sha256"] == b[0]["data_sha256"]
     assert a[0]["weights_sha256"] == b[0]["weights_sha256"]
     assert a[0]["verify"] == b[0]["verify"]
+
+
+@pytest.mark.slow
+def test_expert_search_plays_as_its_methods_and_fairly() -> None:
+    check_policy(load_strategy("expert-search:worlds=2", "trix"), games=3, seed=2)
