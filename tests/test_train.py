@@ -156,4 +156,5 @@ def test_data_are_the_same_whatever_the_worker_count(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_expert_search_plays_as_its_methods_and_fairly() -> None:
-    check_policy(load_strategy("expert-search:worlds=2", "trix"), games=3, seed=2)
+    spec = "trixsim.train.expert_search:ExpertSearchStrategy:worlds=2"
+    check_policy(load_strategy(spec, "trix"), games=3, seed=2)

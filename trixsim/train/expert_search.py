@@ -1,8 +1,10 @@
 """``expert-search``: Monte-Carlo search with the learned ``expert`` policy as the rollout
-policy and the model of the other seats (a prototype; see strategies/_expert_search_kernels.py).
+policy and the model of the other seats (a prototype, see trixsim/train/_search_kernels.py;
+not bundled: load it by import path)::
 
-``expert-search@DIR/model.npz`` searches with the weights of a ``trixsim train`` folder;
-plain ``expert-search`` with the bundled ones.
+    trixsim compare trixsim.train.expert_search:ExpertSearchStrategy@DIR/model.npz pimc
+
+searches with the weights of a ``trixsim train`` folder (without ``@``: the bundled ones).
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from trixsim.strategies.expert import ExpertStrategy
 
 from trixsim.games.trix.observation import Observation
+from trixsim.strategies.expert import ExpertStrategy
 from trixsim.strategy import Param
 
 
@@ -47,12 +49,12 @@ class ExpertSearchStrategy(ExpertStrategy):
                 break
             if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
                 return None
-        from trixsim.strategies import _expert_search_kernels as K
+        from trixsim.train import _search_kernels as K
 
         return K.search_policy, np.ascontiguousarray(self.policy_params(), dtype=np.float64)
 
     def _answer(self, obs: Observation) -> np.ndarray:
-        from trixsim.strategies import _expert_search_kernels as K
+        from trixsim.train import _search_kernels as K
 
         out = np.empty(len(obs), dtype=np.int64)
         K.search_batch(obs.state_rows(), np.ascontiguousarray(obs.legal, dtype=np.int64),

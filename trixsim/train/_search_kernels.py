@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trixsim.strategies import _expert_kernels as E
 
 from trixsim import cards, rng
 from trixsim.cards import bit_count
@@ -26,6 +25,7 @@ from trixsim.games.trix.state import COL, WIDTH
 from trixsim.games.trix.worlds import apply, forced, legal, make_world, sample_hands
 from trixsim.jitcache import guard, sources
 from trixsim.rng import mix64
+from trixsim.strategies import _expert_kernels as E
 from trixsim.types import DONE
 
 guard(__file__, sources(cards, rng, policy_module, worlds_module, E), tuple(C.items()), DONE)
