@@ -40,11 +40,12 @@ def register(group: click.Group) -> None:
     def train_cmd(out: Path, teacher: str, opponent: str, seed: int, iterations: int,
                   deals: int, verify: int, steps: int, workers: int, resume: bool,
                   quiet: bool, scheduler: str | None, backend: str | None) -> None:
-        """Train the learned expert policy by expert iteration: self-play deals labelled
-        by the teacher (search), a softmax fit of the model to its choices, each iteration
-        verified on fresh duplicate deals. Writes DIR/model.npz (load it as
-        expert@DIR/model.npz), train.json, history.json, strength.png and agreement.png.
-        Ctrl-C keeps the finished iterations (exit 130); --resume continues."""
+        """Train the learned expert policy by expert iteration.
+
+        Self-play deals labelled by the teacher (search), a softmax fit of the model to
+        its choices, each iteration verified on fresh duplicate deals. Writes DIR/model.npz
+        (load it as expert@DIR/model.npz), train.json, history.json, strength.png and
+        agreement.png. Ctrl-C keeps the finished iterations (exit 130); --resume continues."""
         from trixsim.loading import StrategyLoadError, load_strategy
         from trixsim.pool import WorkerDied
         from trixsim.sim import StrategyError
