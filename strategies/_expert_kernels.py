@@ -352,3 +352,34 @@ def fill_features(rows: np.ndarray, hands: np.ndarray, legal: np.ndarray,
             group[j] = i
             chosen[j] = a == actions[i]
             j += 1
+
+
+@njit(cache=True, nogil=True)
+def action_log_prob(s: np.ndarray, hand: int, legal: int, a: int, w: np.ndarray) -> float:
+    """The model's log-probability of action ``a`` (softmax of the scores over the legal
+    candidates): how likely the model finds a seat's actual play, for weighting sampled
+    worlds by the other seats' plays."""
+    m = model_of(s)
+    d = s[_DECISION]
+    heur = H.heuristic_decide(s, legal, hand, w[N_WEIGHTS:])
+    excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
+    f = np.empty(N_FEATURES, dtype=np.float64)
+    n = 2 if d == DECLARE else (7 if d == PICK else 32)
+    scores = np.full(n, -np.inf)
+    top = -np.inf
+    for b in range(n):
+        if not (legal >> b) & 1:
+            continue
+        candidate_features(s, hand, b, excl, heur, f)
+        v = 0.0
+        for j in range(N_FEATURES):
+            v += w[m * N_FEATURES + j] * f[j]
+        scores[b] = v
+        top = max(top, v)
+    if a < 0 or a >= n or not (legal >> a) & 1:
+        return -np.inf
+    tot = 0.0
+    for b in range(n):
+        if (legal >> b) & 1:
+            tot += np.exp(scores[b] - top)
+    return scores[a] - top - np.log(tot)

@@ -158,3 +158,16 @@ def test_data_are_the_same_whatever_the_worker_count(tmp_path: Path) -> None:
 def test_expert_search_plays_as_its_methods_and_fairly() -> None:
     spec = "trixsim.train.expert_search:ExpertSearchStrategy:worlds=2"
     check_policy(load_strategy(spec, "trix"), games=3, seed=2)
+
+
+def test_log_probabilities_sum_to_one_and_peak_at_the_policy_choice() -> None:
+    from trixsim.train.data import collect
+
+    d = collect("heuristic", None, 6, 0, 1)
+    w = np.concatenate([_weights(3).ravel(), ExpertStrategy().policy_params()[K.N_WEIGHTS:]])
+    for i in range(0, len(d["action"]), 7):
+        s, hand, lg = d["rows"][i], int(d["hand"][i]), int(d["legal"][i])
+        acts = [a for a in range(33) if (lg >> a) & 1]
+        lp = np.array([K.action_log_prob(s, hand, lg, a, w) for a in acts])
+        assert abs(np.exp(lp).sum() - 1) < 1e-9
+        assert acts[int(np.argmax(lp))] == K.best_action(s, hand, lg, w)
