@@ -166,8 +166,8 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
         backend.map_unordered(D.collect, jobs, keep,
                               specs=[cfg.teacher] + ([actor] if actor else []))
         new = D.join([got[key] for key in sorted(got)])
-        # what the model before this iteration predicts well, on data it never saw
-        seen = agreement(features(new), w) if k > 0 else {}
+        # what the model before this iteration predicts well, on positions it never saw
+        seen = agreement(features(new), w)  # iteration 0: the start, i.e. heuristic
         parts.append(new)
         w = fit(features(D.join(parts)), w, steps=cfg.steps).ravel()
         fitted = agreement(features(new), w)

@@ -37,23 +37,30 @@ def plot_history(hist: list[dict[str, Any]], out: Path) -> list[Path]:
 
     names = list(hist[-1]["agreement_after_fit"])
     fig, ax = plt.subplots(figsize=(8, 4))
-    width = 0.8 / (len(hist) + 1)
+    width = 0.8 / (len(hist) + 2)
     for j, h in enumerate(hist):
         after = h["agreement_after_fit"]
         ax.bar([i + j * width for i in range(len(names))],
                [after.get(n, [0, 0])[0] for n in names], width,
                label=f"iteration {h['iteration']} (fitted)")
+    first_before = hist[0]["agreement_new_data_before_fit"]
+    if first_before and hist[0]["iteration"] == 0:
+        ax.bar([i - width for i in range(len(names))],
+               [first_before.get(n, [0, 0])[0] for n in names], width, color="lightgrey",
+               label="the start (heuristic's choices)")
     last_before = hist[-1]["agreement_new_data_before_fit"]
-    if last_before:
+    if last_before and len(hist) > 1:
         ax.bar([i + len(hist) * width for i in range(len(names))],
                [last_before.get(n, [0, 0])[0] for n in names], width, color="black",
-               label=f"iteration {hist[-1]['iteration']} before fit (unseen positions)")
+               label=f"iteration {hist[-1]['iteration'] - 1}'s model on iteration "
+                     f"{hist[-1]['iteration']}'s positions (unseen)")
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(names))])
     ax.set_xticklabels(names)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.25)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.set_ylabel("share of the teacher's choices matched")
     ax.set_title("what the model predicts well (decisions with a choice)")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper center", ncol=3)
     fig.tight_layout()
     paths.append(out / "agreement.png")
     fig.savefig(paths[1], dpi=100)
