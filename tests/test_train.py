@@ -171,3 +171,16 @@ def test_log_probabilities_sum_to_one_and_peak_at_the_policy_choice() -> None:
         lp = np.array([K.action_log_prob(s, hand, lg, a, w) for a in acts])
         assert abs(np.exp(lp).sum() - 1) < 1e-9
         assert acts[int(np.argmax(lp))] == K.best_action(s, hand, lg, w)
+
+
+def test_the_bundled_model_is_the_one_its_provenance_names() -> None:
+    import hashlib
+
+    from trixsim.strategies.expert import BUNDLED_MODEL, read_model
+
+    doc = json.loads(BUNDLED_MODEL.with_suffix(".json").read_text())
+    assert hashlib.sha256(BUNDLED_MODEL.read_bytes()).hexdigest() == doc["sha256"]
+    assert doc["iterations"][-1]["weights_sha256"] == doc["sha256"]
+    assert "trixsim train" in doc["trained_by"]["command"]
+    assert BUNDLED_MODEL.stat().st_size < 5_000_000
+    assert np.array_equal(ExpertStrategy().weights, read_model(BUNDLED_MODEL))
