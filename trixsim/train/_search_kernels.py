@@ -3,12 +3,13 @@ policy (a prototype of search with the ``expert`` model as rollout policy and as
 of the other seats).
 
 For a decision with more than one legal action it deals the hidden cards ``worlds`` times
-consistently with what the seat has seen (``worlds.sample_hands``), plays each legal
-action in every world and the rest of the contract with the learned policy for all four
-seats, and keeps the action with the best mean standing after the contract (the other
-seats' mean points minus its own, a bonus for ending the game lowest and a penalty for
-ending it highest), as ``pimc`` scores it. Ties go to the learned policy's own choice.
-Randomness comes only from the decision's key.
+consistently with what the seat has seen (``worlds.sample_hands``; in trix a deal that
+gives a seat a card its passes showed it lacks is drawn again, up to ``RESAMPLE`` times),
+plays each legal action in every world and the rest of the contract with the learned
+policy for all four seats, and keeps the action with the best mean standing after the
+contract (the other seats' mean points minus its own, a bonus for ending the game lowest
+and a penalty for ending it highest), as ``pimc`` scores it. Ties go to the learned
+policy's own choice. Randomness comes only from the decision's key.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ guard(__file__, sources(cards, rng, policy_module, worlds_module, E), tuple(C.it
 
 P_WORLDS, P_WIN, P_LOSE = 0, 1, 2
 P_MODEL = 3
+RESAMPLE = 16
+"""Deals tried per world before one that contradicts a trix pass is kept anyway."""
 """The parameter vector: worlds, win bonus, lose penalty, then the learned policy's vector
 (its weights, then the heuristic's parameters)."""
 
@@ -75,6 +78,28 @@ def _utility(W: np.ndarray, me: int, win: float, lose: float) -> float:
     return u
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _fits(hands: np.ndarray, excl: np.ndarray) -> bool:
+    """Whether no seat holds a card its trix passes showed it does not hold."""
+    for p in range(4):
+        if hands[p] & excl[p]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def sample_fitting(s: np.ndarray, me: int, hand: int, key: int, excl: np.ndarray,
+                   hands: np.ndarray) -> bool:
+    """``sample_hands`` into ``hands``, drawn again (up to ``RESAMPLE`` times) while a seat
+    gets a card its trix passes showed it lacks (``excl``); whether the deal kept fits."""
+    for t in range(RESAMPLE):
+        sample_hands(s, me, hand, key, hands)
+        if _fits(hands, excl):
+            return True
+        key = np.int64(mix64(np.uint64(key) + np.uint64(t + 1)))
+    return False
+
+
 @njit(cache=True, nogil=True)
 def search_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) -> int:
     """The action at state row ``s`` (public columns only) for the seat to act."""
@@ -87,9 +112,10 @@ def search_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) 
     hands = np.zeros(4, dtype=np.int64)
     base = np.zeros((1, WIDTH), dtype=np.int64)
     W = np.zeros((1, WIDTH), dtype=np.int64)
+    excl = E.trix_excluded(s)  # trix passes seen: who holds none of which cards
     for w in range(int(prm[P_WORLDS])):
         wkey = np.int64(mix64(np.uint64(key) ^ np.uint64(0x5851F42D4C957F2D * (w + 1))))
-        sample_hands(s, me, hand, wkey, hands)
+        sample_fitting(s, me, hand, wkey, excl, hands)
         make_world(s, hands, base)
         m = lg
         while m:
