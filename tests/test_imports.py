@@ -20,6 +20,8 @@ ALLOWED: dict[str, str] = {
     "trixsim.strategies.heuristic_kernels": "Trix's heuristic's compiled kernels",
     "trixsim.strategies.pimc": "Trix's pimc",
     "trixsim.strategies._pimc_kernels": "Trix's pimc's compiled kernels",
+    "trixsim.strategies.expert": "Trix's learned expert policy",
+    "trixsim.strategies._expert_kernels": "Trix's expert's features and compiled scorer",
     # Trix's aspects of the reports (contract ordering, K♥, trix timing, per contract);
     # the generic core of the same modules reads only the games table
     "trixsim.reports.aggregate": "Trix's per-contract sums",
@@ -30,6 +32,10 @@ ALLOWED: dict[str, str] = {
     "trixsim.reports.verdict_plots": "Trix's aspect forest plots",
     "trixsim.reports.verdicts": "Trix's aspect verdicts",
     # Trix-only features not yet split into a generic core and a Trix plug-in
+    "trixsim.train.data": "train: self-play data of Trix labelled by a Trix teacher",
+    "trixsim.train.verify": "train: each iteration verified on Trix deals",
+    "trixsim.train.expert_search": "train: the prototype search with Trix's expert",
+    "trixsim.train._search_kernels": "train: its compiled Trix search",
     "trixsim.table": "the Trix table behind serve and play",
     "trixsim.serve.tables": "serve: Trix tables in the browser",
     "trixsim.serve.wire": "serve: Trix's wire format",

@@ -11,6 +11,7 @@ command-line parameters::
     heuristic@params.toml               parameters from the [params] table of a TOML file
     params.toml                         the file names the strategy: strategy = "heuristic"
     heuristic@params.toml:declare_margin=20       both; the command line wins
+    expert@runs/train/model.npz         a data file (weights) for a strategy that takes one
 
 Names come from every module of the ``strategies`` package (each Strategy subclass that
 defines its own ``name``; modules starting with ``_`` are skipped), then from installed
@@ -47,12 +48,14 @@ from trixsim.strategy_find import (
     spec_files,
 )
 from trixsim.strategy_specs import (
+    _COPIES,
     Spec,
     StrategyLoadError,
     _read_toml,
     _relative_to,
     convert_params,
     describe_params,
+    is_data_file,
     parse_spec,
     use_copies,
 )
@@ -79,6 +82,8 @@ def load_strategy(spec: str, game: str | None = None) -> Strategy:
     parsed = parse_spec(spec)
     values: dict[str, Any] = {}
     target = parsed.target
+    if parsed.toml is not None and is_data_file(parsed.toml):
+        return _load_with_data_file(spec, parsed, game)
     if parsed.toml is not None:
         named, values = _read_toml(parsed.toml)
         if target is None:
@@ -92,6 +97,25 @@ def load_strategy(spec: str, game: str | None = None) -> Strategy:
     assert target is not None
     values = {**values, **parsed.params}
     strategy = build(find_class(target, game), values, target)
+    strategy.spec = spec.strip()  # type: ignore[attr-defined]
+    return strategy
+
+
+def _load_with_data_file(spec: str, parsed: Spec, game: str | None) -> Strategy:
+    """``NAME@FILE.npz``: the strategy NAME (it must take a data file) reading FILE."""
+    assert parsed.toml is not None
+    if parsed.target is None:
+        raise StrategyLoadError(f"spec {spec!r} names no strategy for data file "
+                                f"{parsed.toml!r}")
+    cls = find_class(parsed.target, game)
+    if not getattr(cls, "takes_data_file", False):
+        raise StrategyLoadError(f"strategy {parsed.target!r} takes no data file "
+                                f"({parsed.toml!r}); only a .toml parameter file")
+    strategy = build(cls, dict(parsed.params), parsed.target)
+    try:
+        strategy = strategy.with_data_file(_COPIES.get(parsed.toml, parsed.toml))  # type: ignore[attr-defined]
+    except ValueError as exc:
+        raise StrategyLoadError(str(exc).splitlines()[0]) from None
     strategy.spec = spec.strip()  # type: ignore[attr-defined]
     return strategy
 

@@ -25,6 +25,7 @@ from trixsim.strategy_specs import (
     StrategyLoadError,
     _read_toml,
     _relative_to,
+    is_data_file,
     parse_spec,
 )
 
@@ -265,7 +266,9 @@ def spec_files(spec: str) -> list[str]:
     parsed = parse_spec(spec)
     out: list[str] = []
     target = parsed.target
-    if parsed.toml is not None:
+    if parsed.toml is not None and is_data_file(parsed.toml):
+        out.append(parsed.toml)
+    elif parsed.toml is not None:
         out.append(parsed.toml)
         named, _ = _read_toml(parsed.toml)
         if target is None and named is not None:

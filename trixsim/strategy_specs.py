@@ -161,3 +161,8 @@ def convert_params(cls: type[Strategy], values: dict[str, Any], who: str) -> dic
                 f"strategy {who!r}: parameter {key!r} must be {p.type.__name__}, got "
                 f"{value!r} (parameters: {known})") from None
     return checked
+
+
+def is_data_file(path: str) -> bool:
+    """Whether the file after ``@`` is a data file (weights), not a TOML parameter file."""
+    return path.endswith(".npz")

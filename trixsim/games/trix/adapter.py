@@ -86,7 +86,8 @@ class GameView:
     ply, key. Tuples of 4 ints by seat: totals, tricks, hand_sizes. Card lists: hand,
     played, legal (the legal actions: contract ids, 0/1, or cards). Tuples of 4 lists by
     seat: played_by, won, used (contract ids). ``trick``: the current trick as a list of
-    (seat, card) in playing order. ``hand_mask`` and ``legal_mask``: the raw masks.
+    (seat, card) in playing order. ``trix_history``: this contract's trix moves in order as
+    (seat, card placed or PASS). ``hand_mask`` and ``legal_mask``: the raw masks.
     """
 
     __slots__ = ("_rows", "_i")
@@ -122,6 +123,14 @@ class GameView:
         n = self._rows.get("trick_n")[self._i]
         return [((leader + k) % 4, cards[k]) for k in range(n)]
 
+    @property
+    def trix_history(self) -> list[tuple[int, int]]:
+        """This contract's trix moves in order, as (seat, card placed or PASS)."""
+        log = self._rows.get("trix_log")[self._i]
+        n = self._rows.get("trix_n")[self._i]
+        return [((log[k // 8] >> (8 * (k % 8)) & 0xFF) >> 6,
+                 log[k // 8] >> (8 * (k % 8)) & 63) for k in range(n)]
+
     def random_action(self) -> int:
         """A legal action uniform at random from this decision's key (the base strategy's
         draw, so a bot built on it plays the same games as the batched ``random``)."""
@@ -145,11 +154,11 @@ class GameView:
 
 _SIMPLE = [f for f in FIELDS if f not in ("hand", "legal", "played", "played_by", "won",
                                           "totals", "tricks", "hand_sizes", "used",
-                                          "trick_cards")]
+                                          "trick_cards", "trix_log")]
 for _name in _SIMPLE:
     setattr(GameView, _name, _int(_name, describe()[_name]))
 VIEW_FIELDS = (*_SIMPLE, "hand", "legal", "played", "played_by", "won", "totals", "tricks",
-               "hand_sizes", "used", "trick", "hand_mask", "legal_mask")
+               "hand_sizes", "used", "trick", "trix_history", "hand_mask", "legal_mask")
 
 
 class PerGameStrategy(Strategy):

@@ -50,6 +50,9 @@ _PUBLIC: dict[str, tuple[int, int, str]] = {
                                "contract (see shown_voids)"),
     "trick_log": (COL["trick_log"], 8, "(n, 8): completed tricks this contract, packed "
                                        "(see completed_tricks)"),
+    "trix_log": (COL["trix_log"], 16, "(n, 16): trix moves this contract in order, with "
+                                      "their seats, packed (see trix_history)"),
+    "trix_n": (COL["trix_n"], 1, "trix: moves in trix_log"),
 }
 FIELDS = (*_PUBLIC, "legal", "hand", "hand_sizes", "key", "pick")
 _OWN = ("legal", "hand", "hand_sizes", "key", "pick")
@@ -96,6 +99,16 @@ def completed_tricks(trick_log: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     done = log >= 0
     cards = np.where(done[..., None], (log[..., None] >> (8 * np.arange(1, 5))) & 0xFF, -1)
     return cards, np.where(done, log & 0xFF, -1)
+
+
+def trix_history(trix_log: np.ndarray, trix_n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """From ``obs.trix_log`` and ``obs.trix_n``: (seats (n, 128), actions (n, 128)) of this
+    contract's trix moves in order; an action is the card placed or PASS (32); entries
+    after the last move hold -1."""
+    log = np.asarray(trix_log, dtype=np.int64)
+    b = ((log[..., None] >> (8 * np.arange(8))) & 0xFF).reshape(len(log), -1)
+    done = np.arange(b.shape[1]) < np.asarray(trix_n, dtype=np.int64).reshape(-1, 1)
+    return np.where(done, b >> 6, -1), np.where(done, b & 63, -1)
 
 
 def describe() -> dict[str, str]:

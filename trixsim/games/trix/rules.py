@@ -84,6 +84,11 @@ OUT_SECOND = COL["out_second"]
 POINTS = COL["points"]
 VOIDS = COL["voids"]
 TRICK_LOG = COL["trick_log"]
+TRIX_LOG = COL["trix_log"]
+TRIX_N = COL["trix_n"]
+TRIX_LOG_MAX = 8 * FIELDS[[f[0] for f in FIELDS].index("trix_log")][1]
+"""Moves the trix log holds: 128, the most a contract can make (a placement, then at most
+three passes before the next: four seats never all pass while cards remain)."""
 STOP_AFTER = COL["stop_after"]
 
 
@@ -321,6 +326,9 @@ def start_contract(S: np.ndarray, g: int) -> None:
     S[g, VOIDS] = 0
     for k in range(8):
         S[g, TRICK_LOG + k] = -1
+    for k in range(TRIX_LOG_MAX // 8):
+        S[g, TRIX_LOG + k] = 0
+    S[g, TRIX_N] = 0
     for s in range(4):
         S[g, PLAYED_BY + s] = 0
         S[g, WON + s] = 0
@@ -607,6 +615,11 @@ def _next_holder(S: np.ndarray, g: int, t: int) -> None:
 def _place(S: np.ndarray, g: int, a: int) -> None:
     """Place a trix card or pass (§11); an ace gives another turn; stop at the second out."""
     t = S[g, TURN]
+    m = S[g, TRIX_N]
+    if m < TRIX_LOG_MAX:  # the public history (§12): who placed what, who passed
+        code = np.int64((t << 6) | a) << np.int64(8 * (m % 8))
+        S[g, TRIX_LOG + m // 8] = np.int64(S[g, TRIX_LOG + m // 8]) | code
+        S[g, TRIX_N] = m + 1
     if a == PASS:
         _next_holder(S, g, t)
         return

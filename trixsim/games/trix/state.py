@@ -42,6 +42,9 @@ FIELDS: tuple[Field, ...] = (
     ("voids", 1, 0, "bit seat*4 + suit: the seat has shown out of that suit this contract"),
     ("trick_log", 8, -1, "completed tricks this contract: leader | cards in play order << "
                          "8, 16, 24, 32; -1 not yet played"),
+    ("trix_log", 16, 0, "trix: the contract's moves in order, one byte each (seat << 6 | card, "
+                        "or seat << 6 | PASS), byte k in column k // 8 at bits 8 * (k % 8)"),
+    ("trix_n", 1, 0, "trix: moves in trix_log"),
     ("stop_after", 1, 0, "search: 1 ends the game when the current contract ends (no deal)"),
     ("game_id", 1, 0, "global game index, the key of all randomness"),
 )
