@@ -9,7 +9,8 @@ One small untimed batch is played first, so loading compiled kernels is not time
 
     python scripts/bench.py                         # every in-process configuration
     python scripts/bench.py --config random --games 40000 --runs 5
-    python scripts/bench.py --process               # whole `trixsim run` processes
+    python scripts/bench.py --process               # whole `trixsim run -j 1` processes
+    python scripts/bench.py --process --game trump7 --spec random --workers 2 --games 1e6
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
     python scripts/bench.py --scaling --dask        # the same through a Dask cluster
     python scripts/bench.py --search                # pimc's searched decisions per second
@@ -20,7 +21,6 @@ One small untimed batch is played first, so loading compiled kernels is not time
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -228,26 +228,44 @@ def _trixsim(*args: str) -> float:
     return time.perf_counter() - t0
 
 
-def process(games: int, runs: int, seed: int) -> None:
-    """Whole ``trixsim run --workers 1`` processes (tables written) against the scalar
-    loop, and ``trixsim --help``."""
+def scalar_rate(game: str, games: int, seed: int) -> float:
+    """Games per second of ``game``'s compiled scalar random-play loop (Trix: ``scalar_loop``;
+    trump7 and trump7-bid: ``scalar_random_games``), one core."""
+    t0 = time.perf_counter()
+    if game == "trix":
+        scalar_loop(seed, 0, games)
+    else:
+        from trixsim.games.trump7.fast import scalar_random_games
+
+        scalar_random_games(seed, 0, games, get_game(game).bidding)
+    return games / (time.perf_counter() - t0)
+
+
+def process(games: int, runs: int, seed: int, game: str = "trix",
+            specs: Sequence[str] = ("random", "heuristic"), workers: int = 1,
+            ref_games: int = 200_000) -> None:
+    """Whole ``trixsim run`` processes (``workers`` workers, tables written, start-up and
+    exit included) against the game's scalar loop timed just before each (on
+    ``ref_games`` games), as games per second, and ``trixsim --help``."""
     tmp = Path(tempfile.mkdtemp(prefix="trixsim-bench-"))
     try:
-        scalar_loop(seed, 0, 50)
-        _trixsim("run", "-n", "200", "-q", "-o", str(tmp / "warm"))
-        for spec in ("random", "heuristic"):
-            rates, ratios = [], []
+        scalar_rate(game, 50, seed)
+        _trixsim("run", "--game", game, "-n", "200", "-q", "-o", str(tmp / "warm"))
+        for spec in specs:
+            rates, ratios, walls = [], [], []
             for r in range(runs):
-                ref = reference(games, seed + r)
+                ref = scalar_rate(game, min(games, ref_games), seed + r)
                 out = tmp / f"{spec}-{r}"
-                secs = _trixsim("run", "-n", str(games), "-j", "1", "-s", spec, "-q",
-                                "--seed", str(seed + r), "-o", str(out))
-                contracts = sum(c["contracts"] for c in
-                                json.loads((out / "run.json").read_text())["chunks"])
-                rates.append(contracts / secs)
+                secs = _trixsim("run", "--game", game, "-n", str(games), "-j", str(workers),
+                                "-s", spec, "-q", "--seed", str(seed + r), "-o", str(out))
+                shutil.rmtree(out, ignore_errors=True)
+                walls.append(secs)
+                rates.append(games / secs)
                 ratios.append(rates[-1] / ref)
-            _line(f"run -j 1 -s {spec}", rates, ratios, "contracts/s",
-                  f"whole process, {runs} runs x {games:,} games, tables written")
+            _line(f"{game} run -j {workers} -s {spec}", rates, ratios, "games/s",
+                  f"whole process, median wall {statistics.median(walls):.2f} s, {runs} runs "
+                  f"x {games:,} games, tables written, {os.cpu_count()} cores; scalar "
+                  "loop on one core")
         helps = sorted(_trixsim("--help") for _ in range(max(runs, 5)))
         print(f"trixsim --help         {statistics.median(helps):.3f} s wall "
               f"(min {helps[0]:.3f}, max {helps[-1]:.3f})")
@@ -300,7 +318,8 @@ def scaling(games: int, runs: int, seed: int, dask: bool = False) -> None:
 def main() -> None:
     """Time what was asked and print one line for each configuration."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=40_000, help="games per run")
+    ap.add_argument("--games", type=lambda x: int(float(x)), default=40_000,
+                    help="games per run")
     ap.add_argument("--batch", type=int, default=10_000, help="games per chunk")
     ap.add_argument("--runs", type=int, default=3, help="timed rounds per configuration")
     ap.add_argument("--seed", type=int, default=1)
@@ -308,6 +327,11 @@ def main() -> None:
                     help="in-process configuration(s) to time (default: all)")
     ap.add_argument("--process", action="store_true",
                     help="time whole `trixsim run --workers 1` processes and --help")
+    ap.add_argument("--game", default="trix", choices=("trix", "trump7", "trump7-bid"),
+                    help="with --process: the game run")
+    ap.add_argument("--spec", action="append",
+                    help="with --process: lineup(s) run (default: random and heuristic)")
+    ap.add_argument("--workers", type=int, default=1, help="with --process: -j")
     ap.add_argument("--scaling", action="store_true",
                     help="time `trixsim run` with 1 and 2 workers")
     ap.add_argument("--dask", action="store_true",
@@ -321,7 +345,8 @@ def main() -> None:
     if args.trump7:
         trump7(args.trump7, args.games, args.batch, args.runs, args.seed)
     if args.process:
-        process(args.games, args.runs, args.seed)
+        process(args.games, args.runs, args.seed, args.game,
+                args.spec or ("random", "heuristic"), args.workers)
     if args.scaling:
         scaling(args.games, args.runs, args.seed, args.dask)
     if args.search:

@@ -9,8 +9,9 @@ order gives the rows in (lineup, game, contract) order; a worker on another mach
 Dask cluster, see ``trixsim.backend``) sends the files' bytes back and the main process
 writes them. A chunk is a pure function of (seed, lineup, game range), so the tables are
 the same row for row whatever the worker count, chunk size, start method or backend.
-``run.json`` lists the plan and every finished chunk, rewritten atomically after each one,
-so an interrupted run keeps what it finished and ``resume`` completes the rest.
+``run.json`` lists the plan and every finished chunk, rewritten atomically at most about
+once a second (``LIST_EVERY``) and when the run stops, so an interrupted run keeps what
+it finished and ``resume`` completes the rest.
 """
 
 from __future__ import annotations
@@ -106,6 +107,11 @@ def expand_lineups(lineups: Sequence[str], rotate: bool) -> list[list[str]]:
     return out
 
 
+LIST_EVERY = 1.0
+"""Seconds between rewrites of run.json while chunks finish: a finished chunk is listed
+within about this long (and when the run stops), so a run of thousands of chunks does not
+rewrite a growing run.json thousands of times. An interruption loses at most the chunks
+placed but not yet listed, which resume plays again."""
 _MIN_CHUNK = 2000
 """Smaller chunks are split no further for balance: a batch pays a fixed cost per step."""
 
@@ -199,6 +205,8 @@ class RunWriter:
         self.lineups = [split_specs(line) for line in meta["lineups"]]
         self.summary = RunSummary(game=self.game)
         self.repaired: list[Damage] = []
+        self._placed: list[Chunk] = []  # placed, to be listed with the next write
+        self._listed_at = -math.inf
         for c in meta["chunks"]:
             self.summary.add(c, self.lineups[c["lineup"]])
 
@@ -341,11 +349,23 @@ class RunWriter:
                      rows_text(rows, chunk["stop"] - chunk["start"]), chunk["seconds"])
         placed = place_chunk(self.out, chunk)
         cut("chunk placed")
-        list_chunk(self.out, self.meta, placed)
-        cut("chunk listed")
+        self._placed.append(placed)
+        if time.monotonic() - self._listed_at >= LIST_EVERY:
+            self._list_placed()
         self.summary.add(chunk, self.lineups[chunk["lineup"]])
         if progress:
             progress(chunk["stop"] - chunk["start"])
+
+    def _list_placed(self) -> None:
+        """List the chunks placed since run.json was last written, in one write."""
+        if not self._placed:
+            return
+        for placed in self._placed[:-1]:
+            self.meta["chunks"].append(placed)
+        list_chunk(self.out, self.meta, self._placed[-1])
+        self._placed.clear()
+        self._listed_at = time.monotonic()
+        cut("chunk listed")
 
     def _play(self, todo: list[tuple[int, int, int]], backend: Backend,
               progress: Callable[[int], None] | None) -> None:
@@ -368,6 +388,9 @@ class RunWriter:
         except WorkerDied:
             raise RunError("a worker process died (out of memory or killed); the finished "
                            "chunks are kept: complete the run with --resume") from None
+        finally:
+            with no_interrupts():
+                self._list_placed()
 
 
 def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
