@@ -46,3 +46,34 @@ def test_tables_are_unchanged(tmp_path: Path, game: str, lineup: str) -> None:
     out = tmp_path / "run"
     run(RunConfig(game=game, games=60, seed=11, lineups=(lineup,), batch_size=25), out)
     assert table_digests(out) == CASES[(game, lineup)]
+
+
+@pytest.mark.parametrize("game,lineup", [("trix", "heuristic,random,heuristic-declare,random"),
+                                         ("trump7-bid", "heuristic")])
+def test_chunks_played_in_slices_give_the_same_tables(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, lineup: str) -> None:
+    """A chunk cut into slices (one row group each, written while the next slice plays)
+    holds the same rows as one played whole."""
+    from trixsim import chunks
+
+    monkeypatch.setattr(chunks, "SLICE", 7)
+    out = tmp_path / "run"
+    run(RunConfig(game=game, games=60, seed=11, lineups=(lineup,), batch_size=25), out)
+    groups = {pq.ParquetFile(f).metadata.num_row_groups for f in out.glob("games/*.parquet")}
+    assert groups == {4, 1}  # 25 games: 4 slices of 6-7; the last chunk's 10 games: 1
+    assert table_digests(out) == CASES[(game, lineup)]
+
+
+def test_a_failing_write_stops_the_chunk_and_leaves_no_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error in the writer thread reaches the run, and nothing of the chunk is left."""
+    from trixsim import chunks
+
+    def fail(self: object, table: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(chunks.TableEncoder, "add", fail)
+    out = tmp_path / "run"
+    with pytest.raises(OSError, match="disk full"):
+        run(RunConfig(game="trix", games=30, seed=1, lineups=("random",), batch_size=30), out)
+    assert not list(out.glob("*/*.parquet")) and not list(out.glob("*/.tmp-*"))
