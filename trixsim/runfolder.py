@@ -342,12 +342,13 @@ def _rows(path: Path) -> int | None:
 def damaged_chunks(out: Path, meta: RunMeta) -> list[Damage]:
     """Every listed chunk that fails ``verify_chunk``."""
     out = Path(out)
-    found = []
-    for chunk in meta["chunks"]:
-        problem = verify_chunk(out, chunk)
-        if problem:
-            found.append(Damage(chunk, problem))
-    return found
+    from concurrent.futures import ThreadPoolExecutor
+
+    chunks = meta["chunks"]
+    # reading and hashing release the interpreter lock: a few threads keep disk and cores busy
+    with ThreadPoolExecutor(min(4, os.cpu_count() or 1)) as pool:
+        problems = list(pool.map(lambda c: verify_chunk(out, c), chunks))
+    return [Damage(c, p) for c, p in zip(chunks, problems, strict=True) if p]
 
 
 def unlisted_files(out: Path, meta: RunMeta, planned_too: bool = False) -> list[str]:
