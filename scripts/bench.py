@@ -12,6 +12,7 @@ One small untimed batch is played first, so loading compiled kernels is not time
     python scripts/bench.py --process               # whole `trixsim run -j 1` processes
     python scripts/bench.py --process --game trump7 --spec random --workers 2 --games 1e6
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
+    python scripts/bench.py --codecs --runs 7       # Parquet codecs for chunk files
     python scripts/bench.py --scaling --dask        # the same through a Dask cluster
     python scripts/bench.py --search                # pimc's searched decisions per second
     python scripts/bench.py --trump7                # trump7 random play vs its scalar loop
@@ -273,6 +274,61 @@ def process(games: int, runs: int, seed: int, game: str = "trix",
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def codecs(runs: int, seed: int, game: str = "trix", games: int = 10_000) -> None:
+    """Writing and reading one chunk's tables (``games`` default-lineup games) with each
+    Parquet codec, and the bytes per game: how ``runfolder.parquet_options`` was chosen.
+    Medians over ``runs`` rounds, the candidates taken in turn within each round."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rules = get_game(game)
+    log = rules.outcomes(games)
+    st = play_batch(load_seats("heuristic", game), seed, range(games), observer=log,
+                    game=rules)
+    tables = log.tables(st, ["heuristic"] * 4)
+
+    def strings(t: pa.Table) -> list[str]:
+        return [f.name for f in t.schema if pa.types.is_dictionary(f.type)]
+
+    cands: dict[str, Callable[[pa.Table], dict]] = {
+        "zstd, dictionary pages for every column": lambda t: {"compression": "zstd"},
+        "zstd, dictionary pages for strings (used)": lambda t: {
+            "compression": "zstd", "use_dictionary": strings(t)},
+        "zstd level 6, dictionary pages for strings": lambda t: {
+            "compression": "zstd", "compression_level": 6, "use_dictionary": strings(t)},
+        "snappy, dictionary pages for strings": lambda t: {
+            "compression": "snappy", "use_dictionary": strings(t)},
+        "lz4, dictionary pages for strings": lambda t: {
+            "compression": "lz4", "use_dictionary": strings(t)},
+        "uncompressed, dictionary pages for strings": lambda t: {
+            "compression": "none", "use_dictionary": strings(t)},
+    }
+    write: dict[str, list[float]] = {n: [] for n in cands}
+    read: dict[str, list[float]] = {n: [] for n in cands}
+    size: dict[str, int] = {}
+    for _ in range(runs):
+        for name, opts in cands.items():
+            t0 = time.perf_counter()
+            blobs = []
+            for t in tables.values():
+                sink = pa.BufferOutputStream()
+                pq.write_table(t, sink, **opts(t))
+                blobs.append(sink.getvalue())
+            write[name].append(time.perf_counter() - t0)
+            size[name] = sum(b.size for b in blobs)
+            t0 = time.perf_counter()
+            for b in blobs:
+                pq.read_table(pa.BufferReader(b))
+            read[name].append(time.perf_counter() - t0)
+    rows = sum(t.num_rows for t in tables.values())
+    print(f"| codec ({game}, {games:,} heuristic games, {rows:,} rows, {runs} rounds) "
+          "| write ms | read ms | bytes per game |")
+    print("|---|---|---|---|")
+    for name in cands:
+        print(f"| {name} | {statistics.median(write[name]) * 1e3:.0f} | "
+              f"{statistics.median(read[name]) * 1e3:.0f} | {size[name] / games:.0f} |")
+
+
 def scaling(games: int, runs: int, seed: int, dask: bool = False) -> None:
     """Games per second of the default run (four heuristic seats, tables written) with one
     worker and with two, and their ratio (median over ``runs`` alternating pairs). With
@@ -332,6 +388,8 @@ def main() -> None:
     ap.add_argument("--spec", action="append",
                     help="with --process: lineup(s) run (default: random and heuristic)")
     ap.add_argument("--workers", type=int, default=1, help="with --process: -j")
+    ap.add_argument("--codecs", action="store_true",
+                    help="Parquet codecs: write and read times and bytes of one chunk")
     ap.add_argument("--scaling", action="store_true",
                     help="time `trixsim run` with 1 and 2 workers")
     ap.add_argument("--dask", action="store_true",
@@ -344,6 +402,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.trump7:
         trump7(args.trump7, args.games, args.batch, args.runs, args.seed)
+    if args.codecs:
+        codecs(args.runs, args.seed, args.game)
     if args.process:
         process(args.games, args.runs, args.seed, args.game,
                 args.spec or ("random", "heuristic"), args.workers)
@@ -351,7 +411,8 @@ def main() -> None:
         scaling(args.games, args.runs, args.seed, args.dask)
     if args.search:
         search(args.runs, args.seed, args.search)
-    if not (args.process or args.scaling or args.search or args.trump7) or args.config:
+    timed = args.process or args.scaling or args.search or args.trump7 or args.codecs
+    if not timed or args.config:
         in_process(args.config or list(CONFIGS), args.games, args.batch, args.runs,
                    args.seed)
 
