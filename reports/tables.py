@@ -80,6 +80,15 @@ class RunFolder:
         """The games table's final-score columns, seat 0..3 (``{score_prefix}_s``)."""
         return [f"{self.game.score_prefix}_{s}" for s in range(4)]
 
+    def file_games(self) -> dict[Path, tuple[int, int]]:
+        """Each listed table file's game range ``[start, stop)``, from run.json."""
+        spans = self.__dict__.get("_spans")
+        if spans is None:
+            spans = {self.path / c[key]: (c["start"], c["stop"]) for c in self.meta["chunks"]
+                     for key in c if key.endswith("_file")}
+            self.__dict__["_spans"] = spans
+        return spans
+
     def columns(self, table: str) -> list[str]:
         """Column names of ``table`` ("contracts" or "games")."""
         return list(_dataset(self, table).schema.names)
@@ -163,10 +172,16 @@ def batches(run: RunFolder, table: str, columns: Sequence[str],
     wanted = list(columns) + [c for c in optional if c in have]
     read = wanted if games is None or "game" in wanted else [*wanted, "game"]
     files = run.contracts_files if table == "contracts" else run.games_files
+    if games is not None:  # chunks outside the games asked for are not even opened
+        spans = run.file_games()
+        files = tuple(f for f in files if f not in spans
+                      or (spans[f][0] < games[1] and spans[f][1] > games[0]))
+    held: list[dict[str, Any]] = []
+    rows = 0
     try:
         # file by file, row group by row group, in this thread: a scanner reading ahead
         # in the background piles up batches while a slow consumer works (its memory
-        # grew with the run's files)
+        # grew with the run's files); small row groups are joined up to BATCH_ROWS rows
         for path in files:
             pf = pq.ParquetFile(path)
             groups = _row_groups(pf, games)
@@ -180,10 +195,40 @@ def batches(run: RunFolder, table: str, columns: Sequence[str],
                     if not keep.all():
                         batch = batch.filter(pa.array(keep))
                 if batch.num_rows:
-                    yield {name: _column(batch.column(name)) for name in wanted}
+                    held.append({name: _column(batch.column(name)) for name in wanted})
+                    rows += batch.num_rows
+                if rows >= BATCH_ROWS:
+                    yield _join(held)
+                    held, rows = [], 0
     except (pa.ArrowException, OSError) as exc:
         raise RunReadError(f"{run.path}: cannot read the {table} table "
                            f"({_first_line(exc)})") from None
+    if held:
+        yield _join(held)
+
+
+def _join(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Batches of numpy columns as one (dictionary columns' codes mapped onto the union
+    of their values)."""
+    if len(parts) == 1:
+        return parts[0]
+    out: dict[str, Any] = {}
+    for name, first in parts[0].items():
+        if not isinstance(first, tuple):
+            out[name] = np.concatenate([p[name] for p in parts])
+            continue
+        values = list(first[1])
+        if all(p[name][1] == values for p in parts):
+            out[name] = (np.concatenate([p[name][0] for p in parts]), values)
+            continue
+        index = {v: i for i, v in enumerate(values)}
+        codes = []
+        for p in parts:
+            c, vals = p[name]
+            remap = np.array([index.setdefault(v, len(index)) for v in vals], dtype=np.int64)
+            codes.append(remap[c] if len(remap) else c)
+        out[name] = (np.concatenate(codes), list(index))
+    return out
 
 
 def _row_groups(pf: pq.ParquetFile, games: tuple[int, int] | None) -> list[int]:

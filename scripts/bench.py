@@ -9,8 +9,10 @@ One small untimed batch is played first, so loading compiled kernels is not time
 
     python scripts/bench.py                         # every in-process configuration
     python scripts/bench.py --config random --games 40000 --runs 5
-    python scripts/bench.py --process               # whole `trixsim run` processes
+    python scripts/bench.py --process               # whole `trixsim run -j 1` processes
+    python scripts/bench.py --process --game trump7 --spec random --workers 2 --games 1e6
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
+    python scripts/bench.py --codecs --runs 7       # Parquet codecs for chunk files
     python scripts/bench.py --scaling --dask        # the same through a Dask cluster
     python scripts/bench.py --search                # pimc's searched decisions per second
     python scripts/bench.py --trump7                # trump7 random play vs its scalar loop
@@ -20,7 +22,6 @@ One small untimed batch is played first, so loading compiled kernels is not time
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -28,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -228,31 +229,104 @@ def _trixsim(*args: str) -> float:
     return time.perf_counter() - t0
 
 
-def process(games: int, runs: int, seed: int) -> None:
-    """Whole ``trixsim run --workers 1`` processes (tables written) against the scalar
-    loop, and ``trixsim --help``."""
+def scalar_rate(game: str, games: int, seed: int) -> float:
+    """Games per second of ``game``'s compiled scalar random-play loop (Trix: ``scalar_loop``;
+    trump7 and trump7-bid: ``scalar_random_games``), one core."""
+    t0 = time.perf_counter()
+    if game == "trix":
+        scalar_loop(seed, 0, games)
+    else:
+        from trixsim.games.trump7.fast import scalar_random_games
+
+        scalar_random_games(seed, 0, games, get_game(game).bidding)
+    return games / (time.perf_counter() - t0)
+
+
+def process(games: int, runs: int, seed: int, game: str = "trix",
+            specs: Sequence[str] = ("random", "heuristic"), workers: int = 1,
+            ref_games: int = 200_000) -> None:
+    """Whole ``trixsim run`` processes (``workers`` workers, tables written, start-up and
+    exit included) against the game's scalar loop timed just before each (on
+    ``ref_games`` games), as games per second, and ``trixsim --help``."""
     tmp = Path(tempfile.mkdtemp(prefix="trixsim-bench-"))
     try:
-        scalar_loop(seed, 0, 50)
-        _trixsim("run", "-n", "200", "-q", "-o", str(tmp / "warm"))
-        for spec in ("random", "heuristic"):
-            rates, ratios = [], []
+        scalar_rate(game, 50, seed)
+        _trixsim("run", "--game", game, "-n", "200", "-q", "-o", str(tmp / "warm"))
+        for spec in specs:
+            rates, ratios, walls = [], [], []
             for r in range(runs):
-                ref = reference(games, seed + r)
+                ref = scalar_rate(game, min(games, ref_games), seed + r)
                 out = tmp / f"{spec}-{r}"
-                secs = _trixsim("run", "-n", str(games), "-j", "1", "-s", spec, "-q",
-                                "--seed", str(seed + r), "-o", str(out))
-                contracts = sum(c["contracts"] for c in
-                                json.loads((out / "run.json").read_text())["chunks"])
-                rates.append(contracts / secs)
+                secs = _trixsim("run", "--game", game, "-n", str(games), "-j", str(workers),
+                                "-s", spec, "-q", "--seed", str(seed + r), "-o", str(out))
+                shutil.rmtree(out, ignore_errors=True)
+                walls.append(secs)
+                rates.append(games / secs)
                 ratios.append(rates[-1] / ref)
-            _line(f"run -j 1 -s {spec}", rates, ratios, "contracts/s",
-                  f"whole process, {runs} runs x {games:,} games, tables written")
+            _line(f"{game} run -j {workers} -s {spec}", rates, ratios, "games/s",
+                  f"whole process, median wall {statistics.median(walls):.2f} s, {runs} runs "
+                  f"x {games:,} games, tables written, {os.cpu_count()} cores; scalar "
+                  "loop on one core")
         helps = sorted(_trixsim("--help") for _ in range(max(runs, 5)))
         print(f"trixsim --help         {statistics.median(helps):.3f} s wall "
               f"(min {helps[0]:.3f}, max {helps[-1]:.3f})")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def codecs(runs: int, seed: int, game: str = "trix", games: int = 10_000) -> None:
+    """Writing and reading one chunk's tables (``games`` default-lineup games) with each
+    Parquet codec, and the bytes per game: how ``runfolder.parquet_options`` was chosen.
+    Medians over ``runs`` rounds, the candidates taken in turn within each round."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rules = get_game(game)
+    log = rules.outcomes(games)
+    st = play_batch(load_seats("heuristic", game), seed, range(games), observer=log,
+                    game=rules)
+    tables = log.tables(st, ["heuristic"] * 4)
+
+    def strings(t: pa.Table) -> list[str]:
+        return [f.name for f in t.schema if pa.types.is_dictionary(f.type)]
+
+    cands: dict[str, Callable[[pa.Table], dict]] = {
+        "zstd, dictionary pages for every column": lambda t: {"compression": "zstd"},
+        "zstd, dictionary pages for strings (used)": lambda t: {
+            "compression": "zstd", "use_dictionary": strings(t)},
+        "zstd level 6, dictionary pages for strings": lambda t: {
+            "compression": "zstd", "compression_level": 6, "use_dictionary": strings(t)},
+        "snappy, dictionary pages for strings": lambda t: {
+            "compression": "snappy", "use_dictionary": strings(t)},
+        "lz4, dictionary pages for strings": lambda t: {
+            "compression": "lz4", "use_dictionary": strings(t)},
+        "uncompressed, dictionary pages for strings": lambda t: {
+            "compression": "none", "use_dictionary": strings(t)},
+    }
+    write: dict[str, list[float]] = {n: [] for n in cands}
+    read: dict[str, list[float]] = {n: [] for n in cands}
+    size: dict[str, int] = {}
+    for _ in range(runs):
+        for name, opts in cands.items():
+            t0 = time.perf_counter()
+            blobs = []
+            for t in tables.values():
+                sink = pa.BufferOutputStream()
+                pq.write_table(t, sink, **opts(t))
+                blobs.append(sink.getvalue())
+            write[name].append(time.perf_counter() - t0)
+            size[name] = sum(b.size for b in blobs)
+            t0 = time.perf_counter()
+            for b in blobs:
+                pq.read_table(pa.BufferReader(b))
+            read[name].append(time.perf_counter() - t0)
+    rows = sum(t.num_rows for t in tables.values())
+    print(f"| codec ({game}, {games:,} heuristic games, {rows:,} rows, {runs} rounds) "
+          "| write ms | read ms | bytes per game |")
+    print("|---|---|---|---|")
+    for name in cands:
+        print(f"| {name} | {statistics.median(write[name]) * 1e3:.0f} | "
+              f"{statistics.median(read[name]) * 1e3:.0f} | {size[name] / games:.0f} |")
 
 
 def scaling(games: int, runs: int, seed: int, dask: bool = False) -> None:
@@ -300,7 +374,8 @@ def scaling(games: int, runs: int, seed: int, dask: bool = False) -> None:
 def main() -> None:
     """Time what was asked and print one line for each configuration."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=40_000, help="games per run")
+    ap.add_argument("--games", type=lambda x: int(float(x)), default=40_000,
+                    help="games per run")
     ap.add_argument("--batch", type=int, default=10_000, help="games per chunk")
     ap.add_argument("--runs", type=int, default=3, help="timed rounds per configuration")
     ap.add_argument("--seed", type=int, default=1)
@@ -308,6 +383,13 @@ def main() -> None:
                     help="in-process configuration(s) to time (default: all)")
     ap.add_argument("--process", action="store_true",
                     help="time whole `trixsim run --workers 1` processes and --help")
+    ap.add_argument("--game", default="trix", choices=("trix", "trump7", "trump7-bid"),
+                    help="with --process: the game run")
+    ap.add_argument("--spec", action="append",
+                    help="with --process: lineup(s) run (default: random and heuristic)")
+    ap.add_argument("--workers", type=int, default=1, help="with --process: -j")
+    ap.add_argument("--codecs", action="store_true",
+                    help="Parquet codecs: write and read times and bytes of one chunk")
     ap.add_argument("--scaling", action="store_true",
                     help="time `trixsim run` with 1 and 2 workers")
     ap.add_argument("--dask", action="store_true",
@@ -320,13 +402,17 @@ def main() -> None:
     args = ap.parse_args()
     if args.trump7:
         trump7(args.trump7, args.games, args.batch, args.runs, args.seed)
+    if args.codecs:
+        codecs(args.runs, args.seed, args.game)
     if args.process:
-        process(args.games, args.runs, args.seed)
+        process(args.games, args.runs, args.seed, args.game,
+                args.spec or ("random", "heuristic"), args.workers)
     if args.scaling:
         scaling(args.games, args.runs, args.seed, args.dask)
     if args.search:
         search(args.runs, args.seed, args.search)
-    if not (args.process or args.scaling or args.search or args.trump7) or args.config:
+    timed = args.process or args.scaling or args.search or args.trump7 or args.codecs
+    if not timed or args.config:
         in_process(args.config or list(CONFIGS), args.games, args.batch, args.runs,
                    args.seed)
 

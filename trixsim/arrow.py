@@ -11,18 +11,41 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
+from numba import njit
 
 _TYPES = {np.dtype(np.int8): pa.int8(), np.dtype(np.int16): pa.int16(),
           np.dtype(np.int32): pa.int32(), np.dtype(np.int64): pa.int64(),
           np.dtype(np.uint32): pa.uint32()}
 
 
+@njit(cache=True, nogil=True)
+def _narrow(v: np.ndarray, out: np.ndarray, lo: int, hi: int) -> bool:
+    """Copy ``v`` into ``out`` (a narrower type) in one pass; False if a value is outside
+    ``lo..hi`` (``out`` is then incomplete)."""
+    for i in range(v.shape[0]):
+        x = v[i]
+        if x < lo or x > hi:
+            return False
+        out[i] = x
+    return True
+
+
 def ints(values: np.ndarray, dtype: type[np.integer]) -> pa.Array:
-    """An integer column of numpy type ``dtype``; ValueError if a value does not fit."""
+    """An integer column of numpy type ``dtype``; ValueError if a value does not fit.
+    Columns of the outcome rows (int64, often strided) narrow in one compiled pass."""
     v = np.asarray(values)
-    out = np.ascontiguousarray(v.astype(dtype))
-    if out.dtype != v.dtype and not np.array_equal(out, v):
-        raise ValueError(f"values do not fit {np.dtype(dtype).name}")
+    want = np.dtype(dtype)
+    if v.dtype == want:
+        out = np.ascontiguousarray(v)
+    elif v.dtype == np.int64 and v.ndim == 1:
+        info = np.iinfo(want)
+        out = np.empty(len(v), dtype=want)
+        if not _narrow(v, out, int(info.min), int(info.max)):
+            raise ValueError(f"values do not fit {want.name}")
+    else:
+        out = np.ascontiguousarray(v.astype(want))
+        if not np.array_equal(out, v):
+            raise ValueError(f"values do not fit {want.name}")
     return pa.Array.from_buffers(_TYPES[out.dtype], len(out), [None, pa.py_buffer(out)])
 
 

@@ -262,9 +262,9 @@ def install_files(files: Files) -> None:
 
 def _forget_strategies() -> None:
     """Drop the strategies this process cached by spec."""
-    runner = sys.modules.get("trixsim.runner")
-    if runner is not None:
-        runner._SEATS_CACHE.clear()
+    chunks = sys.modules.get("trixsim.chunks")
+    if chunks is not None:
+        chunks._SEATS_CACHE.clear()
     for name in ("trixsim.tune.play",):
         cached = getattr(sys.modules.get(name), "_base", None)
         if cached is not None and hasattr(cached, "cache_clear"):

@@ -166,15 +166,48 @@ def temp_file(out: Path, table: str, lineup: int, start: int) -> Path:
     return Path(out) / table / f".tmp-{chunk_name(lineup, start)}-{os.getpid()}.parquet"
 
 
-def encode_table(table: Any) -> bytes:
-    """A chunk's Arrow table as the bytes of its Parquet file (zstd): the same table gives
-    the same bytes in any process, so a chunk's checksum does not depend on where it ran."""
+def parquet_options(schema: Any) -> dict[str, Any]:
+    """How chunk files are written: zstd at its default level, dictionary pages only for
+    the dictionary-typed (string) columns. Chosen by measurement (README, "Speed"): about
+    40% less writing time than dictionary pages for every column, for 4% more bytes."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd")
-    return sink.getvalue().to_pybytes()
+    strings = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+    return {"compression": "zstd", "use_dictionary": strings or False}
+
+
+def encode_table(table: Any) -> bytes:
+    """A chunk's Arrow table as the bytes of its Parquet file (one row group): the same
+    table gives the same bytes in any process, so a chunk's checksum does not depend on
+    where it ran."""
+    encoder = TableEncoder()
+    encoder.add(table)
+    return encoder.finish()
+
+
+class TableEncoder:
+    """One Parquet file built a row group at a time (a chunk played in slices): the same
+    slices give the same bytes in any process."""
+
+    def __init__(self) -> None:
+        self._sink: Any = None
+        self._writer: Any = None
+
+    def add(self, table: Any) -> None:
+        """Append ``table`` as the file's next row group."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self._writer is None:
+            self._sink = pa.BufferOutputStream()
+            self._writer = pq.ParquetWriter(self._sink, table.schema,
+                                            **parquet_options(table.schema))
+        self._writer.write_table(table, row_group_size=max(table.num_rows, 1))
+
+    def finish(self) -> bytes:
+        """The file's bytes."""
+        self._writer.close()
+        return self._sink.getvalue().to_pybytes()
 
 
 def data_digest(data: bytes) -> str:
@@ -309,12 +342,13 @@ def _rows(path: Path) -> int | None:
 def damaged_chunks(out: Path, meta: RunMeta) -> list[Damage]:
     """Every listed chunk that fails ``verify_chunk``."""
     out = Path(out)
-    found = []
-    for chunk in meta["chunks"]:
-        problem = verify_chunk(out, chunk)
-        if problem:
-            found.append(Damage(chunk, problem))
-    return found
+    from concurrent.futures import ThreadPoolExecutor
+
+    chunks = meta["chunks"]
+    # reading and hashing release the interpreter lock: a few threads keep disk and cores busy
+    with ThreadPoolExecutor(min(4, os.cpu_count() or 1)) as pool:
+        problems = list(pool.map(lambda c: verify_chunk(out, c), chunks))
+    return [Damage(c, p) for c, p in zip(chunks, problems, strict=True) if p]
 
 
 def unlisted_files(out: Path, meta: RunMeta, planned_too: bool = False) -> list[str]:
@@ -350,6 +384,7 @@ def remove_temp_files(out: Path, tables: tuple[str, ...] = TABLES) -> None:
 __all__ = ["FORMAT", "FORMATS", "LEGACY_GAME", "TABLES", "Chunk", "chunk_tables", "game_name",
            "game_of", "tables_of", "CompareSettings", "Damage", "RunFolderError",
            "RunMeta", "chunk_file", "chunk_name", "compare_settings", "damaged_chunks",
-           "data_digest", "digest", "encode_table", "list_chunk", "new_meta", "place_chunk",
-           "read_run", "remove_temp_files", "temp_file", "unlisted_files", "verify_chunk",
+           "data_digest", "digest", "encode_table", "list_chunk", "new_meta",
+           "parquet_options", "place_chunk", "read_run", "TableEncoder", "remove_temp_files",
+           "temp_file", "unlisted_files", "verify_chunk",
            "write_run_json"]

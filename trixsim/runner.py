@@ -9,8 +9,9 @@ order gives the rows in (lineup, game, contract) order; a worker on another mach
 Dask cluster, see ``trixsim.backend``) sends the files' bytes back and the main process
 writes them. A chunk is a pure function of (seed, lineup, game range), so the tables are
 the same row for row whatever the worker count, chunk size, start method or backend.
-``run.json`` lists the plan and every finished chunk, rewritten atomically after each one,
-so an interrupted run keeps what it finished and ``resume`` completes the rest.
+``run.json`` lists the plan and every finished chunk, rewritten atomically at most about
+once a second (``LIST_EVERY``) and when the run stops, so an interrupted run keeps what
+it finished and ``resume`` completes the rest.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import functools
 import logging
 import math
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -26,18 +26,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from trixsim import __version__
+from trixsim.chunks import chunk_data, play_chunk, rows_text
+from trixsim.chunks import seats_of as _seats
 from trixsim.cutpoints import cut
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
-from trixsim.loading import load_seats, split_specs
+from trixsim.loading import split_specs
 from trixsim.pool import (
     Backend,
     LocalBackend,
     WorkerDied,
     default_start_method,
-    main_process_gone,
     no_interrupts,
     sigterm_interrupts,
 )
@@ -48,12 +47,9 @@ from trixsim.runfolder import (
     Damage,
     RunFolderError,
     RunMeta,
-    chunk_file,
     chunk_name,
     chunk_tables,
     damaged_chunks,
-    data_digest,
-    encode_table,
     game_name,
     list_chunk,
     new_meta,
@@ -61,11 +57,9 @@ from trixsim.runfolder import (
     read_run,
     remove_temp_files,
     tables_of,
-    temp_file,
     unlisted_files,
     write_run_json,
 )
-from trixsim.sim import play_batch
 from trixsim.warmup import Notice, warm_up
 
 log = logging.getLogger("trixsim.run")
@@ -113,6 +107,11 @@ def expand_lineups(lineups: Sequence[str], rotate: bool) -> list[list[str]]:
     return out
 
 
+LIST_EVERY = 1.0
+"""Seconds between rewrites of run.json while chunks finish: a finished chunk is listed
+within about this long (and when the run stops), so a run of thousands of chunks does not
+rewrite a growing run.json thousands of times. An interruption loses at most the chunks
+placed but not yet listed, which resume plays again."""
 _MIN_CHUNK = 2000
 """Smaller chunks are split no further for balance: a batch pays a fixed cost per step."""
 
@@ -127,80 +126,7 @@ def plan(cfg: RunConfig, n_lineups: int) -> list[tuple[int, int, int]]:
             for a in range(cfg.first_game, end, size)]
 
 
-_SEATS_CACHE: dict[str, list] = {}
 _LOG_FORMAT = "%(asctime)s %(processName)s %(message)s"
-
-
-def _seats(specs: list[str], game: str) -> list:
-    key = game + "\x00" + "\x00".join(specs)
-    if key not in _SEATS_CACHE:
-        _SEATS_CACHE[key] = load_seats(",".join(specs), game)
-    return _SEATS_CACHE[key]
-
-
-def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
-               legacy: bool = False, *, game: str) -> Chunk:
-    """Play one chunk of ``game``; returns its run.json entry (sums, sizes, checksums) with
-    the bytes of its Parquet files (one per table of the game) under ``_data``, for the
-    main process to write (a worker on another machine). The same chunk gives the same
-    bytes wherever it is played. ``legacy``: a chunk of a format-1 (Trix) run, without the
-    columns format 2 added (the game's ``legacy_tables`` drops them)."""
-    from trixsim.games import get_game
-
-    t0 = time.perf_counter()
-    rules = get_game(game)
-    outcomes = rules.outcomes(stop - start, lineup)
-    st = play_batch(_seats(specs, game), seed, range(start, stop), observer=outcomes,
-                    game=rules)
-    tables = outcomes.tables(st, specs)
-    if legacy:
-        tables = rules.legacy_tables(tables)
-    data = {table: encode_table(tables[table]) for table in sorted(rules.table_schemas)}
-    scores = rules.final_scores(st)
-    final = scores.astype(np.float64)
-    win, lose = rules.winners_losers(scores)
-    seconds = time.perf_counter() - t0
-    rows = {t: tables[t].num_rows for t in data if t != "games"}
-    log.info("lineup %d games %d..%d: %s in %.2f s", lineup, start, stop - 1,
-             _rows_text(rows, stop - start), seconds)
-    files = {f"{t}_file": chunk_file(t, lineup, start) for t in data}
-    return Chunk(lineup=lineup, start=start, stop=stop, **files, **rows,  # type: ignore[typeddict-item]
-                 seconds=round(seconds, 3), final_sum=final.sum(axis=0).tolist(),
-                 final_sq=(final ** 2).sum(axis=0).tolist(),
-                 wins=win.sum(axis=0).tolist(), losses=lose.sum(axis=0).tolist(),
-                 bytes={t: len(b) for t, b in data.items()},
-                 sha256={t: data_digest(b) for t, b in data.items()}, _data=data)
-
-
-def _rows_text(rows: dict[str, int], games: int) -> str:
-    """``1234 contracts`` (rows of the tables besides games), or ``N games``."""
-    return ", ".join(f"{n} {t}" for t, n in rows.items()) or f"{games} games"
-
-
-def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
-               stop: int, legacy: bool = False, *, game: str) -> Chunk:
-    """Play one chunk and write its two Parquet files into the run folder under temporary
-    names; returns its run.json entry (with the temporary paths, sizes and checksums). The
-    main process renames the files into place when it lists the chunk, so a file under a
-    chunk's own name is always a listed one. In a worker, nothing is written once the
-    main process is gone."""
-    entry = chunk_data(seed, lineup, specs, start, stop, legacy, game=game)
-    temps: dict[str, str] = {}
-    for table, blob in entry.pop("_data").items():
-        if main_process_gone():
-            os._exit(1)
-        tmp = temp_file(Path(out_dir), table, lineup, start)
-        try:
-            tmp.write_bytes(blob)
-        except BaseException:  # a full disk: leave no partial file behind
-            tmp.unlink(missing_ok=True)
-            for done in temps.values():
-                Path(done).unlink(missing_ok=True)
-            raise
-        temps[table] = str(tmp)
-        cut("chunk file written")
-    entry["_temp"] = temps
-    return entry
 
 
 def _worker_log(log_path: str) -> None:
@@ -279,6 +205,8 @@ class RunWriter:
         self.lineups = [split_specs(line) for line in meta["lineups"]]
         self.summary = RunSummary(game=self.game)
         self.repaired: list[Damage] = []
+        self._placed: list[Chunk] = []  # placed, to be listed with the next write
+        self._listed_at = -math.inf
         for c in meta["chunks"]:
             self.summary.add(c, self.lineups[c["lineup"]])
 
@@ -418,14 +346,26 @@ class RunWriter:
                     if t != "games"}
             log.info("lineup %d games %d..%d: %s in %.2f s (on the cluster)",
                      chunk["lineup"], chunk["start"], chunk["stop"] - 1,
-                     _rows_text(rows, chunk["stop"] - chunk["start"]), chunk["seconds"])
+                     rows_text(rows, chunk["stop"] - chunk["start"]), chunk["seconds"])
         placed = place_chunk(self.out, chunk)
         cut("chunk placed")
-        list_chunk(self.out, self.meta, placed)
-        cut("chunk listed")
+        self._placed.append(placed)
+        if time.monotonic() - self._listed_at >= LIST_EVERY:
+            self._list_placed()
         self.summary.add(chunk, self.lineups[chunk["lineup"]])
         if progress:
             progress(chunk["stop"] - chunk["start"])
+
+    def _list_placed(self) -> None:
+        """List the chunks placed since run.json was last written, in one write."""
+        if not self._placed:
+            return
+        for placed in self._placed[:-1]:
+            self.meta["chunks"].append(placed)
+        list_chunk(self.out, self.meta, self._placed[-1])
+        self._placed.clear()
+        self._listed_at = time.monotonic()
+        cut("chunk listed")
 
     def _play(self, todo: list[tuple[int, int, int]], backend: Backend,
               progress: Callable[[int], None] | None) -> None:
@@ -448,6 +388,9 @@ class RunWriter:
         except WorkerDied:
             raise RunError("a worker process died (out of memory or killed); the finished "
                            "chunks are kept: complete the run with --resume") from None
+        finally:
+            with no_interrupts():
+                self._list_placed()
 
 
 def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,

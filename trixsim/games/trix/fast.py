@@ -73,7 +73,7 @@ def _all_events(S: np.ndarray, g: int, ph: int, t: int, a: int, cn: int, tn: int
     _emit_step(S, g, ph, t, a, cn, tn, out1, lm, ev, en)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.ndarray,
                policies, params: np.ndarray, builtin: np.ndarray, deal: np.ndarray,
                open_: np.ndarray, rows: np.ndarray, quads: np.ndarray, n_rows: np.ndarray,
@@ -84,7 +84,7 @@ def play_games(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: n
           quads, n_rows, False, err)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games_events(S: np.ndarray, draw_first: bool, seed: int, subkey: int,
                       deals: np.ndarray, policies, params: np.ndarray, builtin: np.ndarray,
                       deal: np.ndarray, open_: np.ndarray, rows: np.ndarray,

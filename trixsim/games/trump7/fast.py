@@ -104,7 +104,7 @@ def _play(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
     return E, n_all[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
                params: np.ndarray, builtin: np.ndarray, err: np.ndarray) -> None:
     """Play every game of ``S`` (fresh rows from ``state.empty``) to its end.
@@ -113,7 +113,7 @@ def play_games(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policie
     _play(S, seed, subkey, packs, policies, params, builtin, False, err)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games_events(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
                       params: np.ndarray, builtin: np.ndarray,
                       err: np.ndarray) -> tuple[np.ndarray, int]:

@@ -1,0 +1,156 @@
+"""Play one chunk of a run and encode its tables, writing while the games are played.
+
+A chunk (consecutive game indices of one lineup) is played in slices of about
+``SLICE`` games. Each slice's outcome tables go to a writer thread that appends them to
+the chunk's Parquet files as one row group each, while the next slice plays (the
+whole-game kernels release the interpreter lock), so encoding costs little beyond the
+last slice. The slices depend only on the chunk's game range, so a chunk gives the same
+bytes wherever and however it is played; the games themselves never depend on how a
+range is cut.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from trixsim.cutpoints import cut
+from trixsim.loading import load_seats
+from trixsim.pool import main_process_gone
+from trixsim.runfolder import Chunk, TableEncoder, chunk_file, data_digest, temp_file
+from trixsim.sim import play_batch
+
+log = logging.getLogger("trixsim.run")
+SLICE = 2500
+"""Games per slice (and per row group of a chunk's files)."""
+_SEATS_CACHE: dict[str, list] = {}
+
+
+def seats_of(specs: list[str], game: str) -> list:
+    """The lineup's strategies, loaded once per process."""
+    key = game + "\x00" + "\x00".join(specs)
+    if key not in _SEATS_CACHE:
+        _SEATS_CACHE[key] = load_seats(",".join(specs), game)
+    return _SEATS_CACHE[key]
+
+
+def slices(start: int, stop: int) -> Iterator[tuple[int, int]]:
+    """``[start, stop)`` cut into about equal slices of about ``SLICE`` games."""
+    n = stop - start
+    k = max(1, round(n / SLICE))
+    for i in range(k):
+        yield start + n * i // k, start + n * (i + 1) // k
+
+
+class _Writer:
+    """Row groups appended to one Parquet file per table, in a thread of their own."""
+
+    def __init__(self, tables: list[str]) -> None:
+        self.encoders = {t: TableEncoder() for t in tables}
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="chunk-writer")
+        self.pending: list[Future] = []
+
+    def add(self, tables: dict[str, Any]) -> None:
+        """Queue one slice's tables (a failure shows at ``finish``)."""
+        self.pending.append(self.pool.submit(self._write, tables))
+
+    def _write(self, tables: dict[str, Any]) -> None:
+        for name, enc in self.encoders.items():
+            enc.add(tables[name])
+
+    def finish(self) -> dict[str, bytes]:
+        """Every file's bytes, once the queued slices are written."""
+        for fut in self.pending:
+            fut.result()
+        return {t: enc.finish() for t, enc in self.encoders.items()}
+
+    def close(self) -> None:
+        """Stop the thread (queued slices not yet started are dropped)."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
+               legacy: bool = False, *, game: str) -> Chunk:
+    """Play one chunk of ``game``; returns its run.json entry (sums, sizes, checksums) with
+    the bytes of its Parquet files (one per table of the game) under ``_data``, for the
+    main process to write (a worker on another machine). The same chunk gives the same
+    bytes wherever it is played. ``legacy``: a chunk of a format-1 (Trix) run, without the
+    columns format 2 added (the game's ``legacy_tables`` drops them)."""
+    from trixsim.games import get_game
+
+    t0 = time.perf_counter()
+    rules = get_game(game)
+    seats = seats_of(specs, game)
+    names = sorted(rules.table_schemas)
+    rows = dict.fromkeys((t for t in names if t != "games"), 0)
+    sums = np.zeros((4, rules.n_seats), dtype=np.float64)  # final, final², wins, losses
+    writer = _Writer(names)
+    try:
+        for a, b in slices(start, stop):
+            outcomes = rules.outcomes(b - a, lineup)
+            st = play_batch(seats, seed, range(a, b), observer=outcomes, game=rules)
+            tables = outcomes.tables(st, specs)
+            if legacy:
+                tables = rules.legacy_tables(tables)
+            writer.add(tables)
+            for t in rows:
+                rows[t] += tables[t].num_rows
+            scores = rules.final_scores(st)
+            final = scores.astype(np.float64)
+            win, lose = rules.winners_losers(scores)
+            sums += np.stack([final.sum(axis=0), (final ** 2).sum(axis=0),
+                              win.sum(axis=0), lose.sum(axis=0)])
+        data = writer.finish()
+    finally:
+        writer.close()
+    seconds = time.perf_counter() - t0
+    log.info("lineup %d games %d..%d: %s in %.2f s", lineup, start, stop - 1,
+             rows_text(rows, stop - start), seconds)
+    files = {f"{t}_file": chunk_file(t, lineup, start) for t in data}
+    return Chunk(lineup=lineup, start=start, stop=stop, **files, **rows,  # type: ignore[typeddict-item]
+                 seconds=round(seconds, 3), final_sum=sums[0].tolist(),
+                 final_sq=sums[1].tolist(), wins=sums[2].astype(int).tolist(),
+                 losses=sums[3].astype(int).tolist(),
+                 bytes={t: len(b) for t, b in data.items()},
+                 sha256={t: data_digest(b) for t, b in data.items()}, _data=data)
+
+
+def rows_text(rows: dict[str, int], games: int) -> str:
+    """``1234 contracts`` (rows of the tables besides games), or ``N games``."""
+    return ", ".join(f"{n} {t}" for t, n in rows.items()) or f"{games} games"
+
+
+def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
+               stop: int, legacy: bool = False, *, game: str) -> Chunk:
+    """Play one chunk and write its Parquet files into the run folder under temporary
+    names; returns its run.json entry (with the temporary paths, sizes and checksums). The
+    main process renames the files into place when it lists the chunk, so a file under a
+    chunk's own name is always a listed one. In a worker, nothing is written once the
+    main process is gone."""
+    entry = chunk_data(seed, lineup, specs, start, stop, legacy, game=game)
+    temps: dict[str, str] = {}
+    for table, blob in entry.pop("_data").items():
+        if main_process_gone():
+            os._exit(1)
+        tmp = temp_file(Path(out_dir), table, lineup, start)
+        try:
+            tmp.write_bytes(blob)
+        except BaseException:  # a full disk: leave no partial file behind
+            tmp.unlink(missing_ok=True)
+            for done in temps.values():
+                Path(done).unlink(missing_ok=True)
+            raise
+        temps[table] = str(tmp)
+        cut("chunk file written")
+    entry["_temp"] = temps
+    return entry
+
+
+__all__ = ["SLICE", "chunk_data", "play_chunk", "rows_text", "seats_of", "slices"]
