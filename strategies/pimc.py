@@ -21,6 +21,7 @@ from trixsim.strategies.heuristic import HeuristicStrategy
 
 from trixsim.games.trix.observation import Observation
 from trixsim.games.trix.types import DECISION_NAMES
+from trixsim.search.settings import search_bits
 from trixsim.strategy import Param, Strategy
 
 _DECISIONS = {name: i for i, name in enumerate(DECISION_NAMES[:4])}
@@ -53,21 +54,7 @@ class PimcStrategy(Strategy):
 
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
-        if self.worlds < 1:
-            raise ValueError(f"parameter 'worlds' of strategy 'pimc' must be at least 1, "
-                             f"got {self.worlds}")
-        if self.rollout not in ("heuristic", "random"):
-            raise ValueError(f"parameter 'rollout' of strategy 'pimc' must be heuristic or "
-                             f"random, got {self.rollout!r}")
-        names = [x.strip() for x in self.search.split("+") if x.strip()]
-        unknown = [x for x in names if x not in _DECISIONS]
-        if unknown:
-            raise ValueError(f"parameter 'search' of strategy 'pimc' names unknown "
-                             f"decisions {unknown} (known: {', '.join(_DECISIONS)})")
-        self._search_bits = sum(1 << _DECISIONS[x] for x in set(names))
-        if self.ties not in ("lowest", "heuristic"):
-            raise ValueError(f"parameter 'ties' of strategy 'pimc' must be lowest or "
-                             f"heuristic, got {self.ties!r}")
+        self._search_bits = search_bits(self, _DECISIONS)
 
     def policy_params(self) -> np.ndarray:
         """Worlds, rollout, searched decisions, bonus, penalty, tie rule, then the

@@ -25,6 +25,7 @@ from trixsim.strategies.trump7_heuristic import Trump7Heuristic
 
 from trixsim.games.trump7.observation import PUBLIC, Observation
 from trixsim.games.trump7.state import BID, PLAY, WIDTH
+from trixsim.search.settings import search_bits
 from trixsim.strategy import Param, Strategy
 
 _SEARCH = {"play": PLAY, "bid": BID}
@@ -56,21 +57,7 @@ class Trump7Pimc(Strategy):
 
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
-        if self.worlds < 1:
-            raise ValueError(f"parameter 'worlds' of strategy 'pimc' must be at least 1, "
-                             f"got {self.worlds}")
-        if self.rollout not in ("heuristic", "random"):
-            raise ValueError(f"parameter 'rollout' of strategy 'pimc' must be heuristic or "
-                             f"random, got {self.rollout!r}")
-        names = [x.strip() for x in self.search.split("+") if x.strip()]
-        unknown = [x for x in names if x not in _SEARCH]
-        if unknown:
-            raise ValueError(f"parameter 'search' of strategy 'pimc' names unknown "
-                             f"decisions {unknown} (known: {', '.join(_SEARCH)})")
-        self._search_bits = sum(1 << _SEARCH[x] for x in set(names))
-        if self.ties not in ("lowest", "heuristic"):
-            raise ValueError(f"parameter 'ties' of strategy 'pimc' must be lowest or "
-                             f"heuristic, got {self.ties!r}")
+        self._search_bits = search_bits(self, _SEARCH)
 
     def heuristic_params(self) -> np.ndarray:
         """The rollout heuristic's vector (its defaults)."""
