@@ -4,7 +4,7 @@
     python scripts/fair_play_census.py --games 200 --strategy heuristic --seed 3
 
 Plays the games with the strategy in all four seats, then for every decision deals the
-hidden cards anew consistently with the public history (trixsim.testing.redeal: once at
+hidden cards anew consistently with the public history (trixsim.games.trix.redeal: once at
 random and, in the first trick of ray and general while the K♥ is hidden and undeclared,
 once with the K♥ at each other seat), replays the contract to the same decision, and
 compares the deciding seat's whole observation and the strategy's answer. A fair engine
@@ -22,9 +22,9 @@ import numpy as np
 from trixsim.games.trix import GAME, GameState, legal_action_mask
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.observation import FIELDS, observe
+from trixsim.games.trix.redeal import History, pairs
 from trixsim.loading import load_strategy
 from trixsim.sim import decide, play_batch
-from trixsim.testing.redeal import History, pairs
 
 
 def census(spec: str, games: int, seed: int) -> dict[str, object]:

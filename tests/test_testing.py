@@ -23,7 +23,6 @@ from trixsim.testing import (
     check_fair_play,
     check_game_engine,
     check_strategy,
-    fairness,
 )
 from trixsim.testing import engine as engine_check
 
@@ -354,11 +353,11 @@ def _quiet_counting_observe(real):
 
 @pytest.fixture
 def quiet_counting_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The engine with the old, leaking ``ply`` (for the strategies and for the kit)."""
+    """The engine with the old, leaking ``ply`` (for the strategies and for the kit, which
+    compares the observations strategies receive)."""
     import trixsim.games.trix.game as game_module
 
     monkeypatch.setattr(game_module, "observe", _quiet_counting_observe(game_module.observe))
-    monkeypatch.setattr(fairness, "observe", _quiet_counting_observe(fairness.observe))
 
 
 class PlyParity(Strategy):
@@ -452,8 +451,8 @@ def test_an_engine_whose_ply_counts_a_quiet_holder_fails_the_public_history_chec
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine check's re-deals catch the old ``ply`` (the in-row shuffle of the
     scrubbed-observations check could not: it leaves ``ply`` alone)."""
+    from trixsim.games.trix.redeal import History
     from trixsim.sim import play_batch
-    from trixsim.testing.redeal import History
 
     monkeypatch.setattr(engine_check, "observe", _quiet_counting_observe(engine_check.observe))
     hist = History(4)
