@@ -39,9 +39,10 @@ _SAME_HISTORY = ("in a deal of the hidden cards with the same public history (th
 
 @dataclass(frozen=True)
 class FairPlay:
-    """What ``check_fair_play`` checked: ``decisions`` re-dealt, ``pairs`` of states
-    compared, and re-deals the game ``rejected`` because they did not fit."""
+    """What ``check_fair_play`` checked: in ``game``, ``decisions`` re-dealt, ``pairs`` of
+    states compared, and re-deals the game ``rejected`` because they did not fit."""
 
+    game: str
     decisions: int
     pairs: int
     rejected: int
@@ -84,7 +85,7 @@ def check_fair_play(strategy: Strategy, games: int = FAIR_GAMES, seed: int = 0,
     play_batch([strategy] * 4, seed, range(games), observer=hist, game=rules)
     r = rules.redeal_pairs(hist.states, hist.actions, np.random.default_rng(seed), limit)
     check_redeals(rules, r, who)
-    done = FairPlay(r.asked, len(r), r.rejected)
+    done = FairPlay(rules.name, r.asked, len(r), r.rejected)
     if not len(r):
         return done
     sa, sb = r.played, r.redealt
