@@ -520,3 +520,22 @@ def test_the_kit_reads_the_trix_history_the_strategies_get() -> None:
     placing = r.played.phase == PLACE
     assert not r.problems and placing.sum() > 100
     assert (r.played.trix_n[placing] > 0).mean() > 0.5  # histories of real length checked
+
+
+def test_the_engine_check_reads_the_trix_history_against_the_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from trixsim.games.trix.redeal import History
+    from trixsim.sim import play_batch
+
+    hist = History(3)
+    play_batch([Strategy()] * 4, 0, range(3), observer=hist, game=TRIX_RULES)
+    engine_check._check_public_history("check_game_engine()", hist, 0)  # as played: fine
+
+    def drop(f, st, idx):  # type: ignore[no-untyped-def]
+        f["trix_n"] = np.maximum(f["trix_n"] - 1, 0)
+    _patched_observe(monkeypatch, drop)
+    with pytest.raises(AssertionError, match=r"check_game_engine\(\) failed the public history "
+                                             r"check: game \d+, decision 'place' at ply \d+ "
+                                             r"\(seat \d, seed 0\): the observation's trix "
+                                             r"history \(trix_log, trix_n\) holds"):
+        engine_check._check_public_history("check_game_engine()", hist, 0)

@@ -19,7 +19,7 @@ from trixsim.games.trix import (
 )
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.observation import FIELDS
-from trixsim.games.trix.redeal import History, pairs
+from trixsim.games.trix.redeal import History, pairs, trix_history_problems
 from trixsim.games.trix.rules import add_points
 from trixsim.games.trix.state import COL
 from trixsim.games.trix.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
@@ -152,6 +152,8 @@ def check_game_engine(games: int = 100, seed: int = 0) -> None:
       the observing seat (re-dealt consistently with what was shown and replayed through
       the rules; ``trixsim.games.trix.redeal``), in a few of the games: no field, ``ply`` and
       ``key`` included, tells another seat what it did not see (a K♥ holder keeping quiet);
+      and the trix history in the deciding seat's observation (``trix_log``, ``trix_n``)
+      is the contract's placements and passes, in order, with their seats;
     - the totals are, after every contract, the previous totals plus its points with the
       1000 rule (``trixsim.games.trix.rules.add_points``); games end when a total passes 1000
       or after 28 contracts, and never before.
@@ -209,8 +211,14 @@ _HISTORY_GAMES = 6
 
 
 def _check_public_history(who: str, hist: History, seed: int) -> None:
-    """Same public history, same observation: for the seat to act and each waiting seat."""
+    """Same public history, same observation: for the seat to act and each waiting seat;
+    and the trix history of the deciding seat's observation is the public one."""
     decisions = hist.decisions()
+    where = tuple(f"decision {DECISION_NAMES[int(d.row[COL['phase']])]!r} at ply "
+                  f"{int(d.row[COL['ply']])} (seat {d.seat}, seed {seed})" for d in decisions)
+    problems = trix_history_problems(decisions, where)
+    if problems:
+        raise _fail(who, "public history", problems[0])
     for shift in range(4):
         a, b, viewers = pairs(decisions, np.random.default_rng(seed + shift), 150, shift)
         if not len(a):

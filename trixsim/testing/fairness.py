@@ -40,12 +40,14 @@ _SAME_HISTORY = ("in a deal of the hidden cards with the same public history (th
 @dataclass(frozen=True)
 class FairPlay:
     """What ``check_fair_play`` checked: in ``game``, ``decisions`` re-dealt, ``pairs`` of
-    states compared, and re-deals the game ``rejected`` because they did not fit."""
+    states compared, and re-deals the game ``rejected`` because they did not fit the public
+    history when replayed (``reasons``: why, one line per kind with its count)."""
 
     game: str
     decisions: int
     pairs: int
     rejected: int
+    reasons: tuple[str, ...] = ()
 
 
 def offers_redeals(game: Game) -> bool:
@@ -85,7 +87,7 @@ def check_fair_play(strategy: Strategy, games: int = FAIR_GAMES, seed: int = 0,
     play_batch([strategy] * 4, seed, range(games), observer=hist, game=rules)
     r = rules.redeal_pairs(hist.states, hist.actions, np.random.default_rng(seed), limit)
     check_redeals(rules, r, who)
-    done = FairPlay(rules.name, r.asked, len(r), r.rejected)
+    done = FairPlay(rules.name, r.asked, len(r), r.rejected, r.reasons)
     if not len(r):
         return done
     sa, sb = r.played, r.redealt
