@@ -18,10 +18,10 @@ from trixsim.strategy import Strategy
 from trixsim.testing import ConformanceError, check_fair_play, check_policy, check_strategy
 from trixsim.testing.redeal import History
 
-HONEST = [("trix", "random"), ("trix", "heuristic"), ("trix", "pimc:worlds=4"),
+HONEST = [("trix", "random"), ("trix", "heuristic"), ("trix", "pimc"),
           ("trix", "expert"), ("trump7", "random"), ("trump7", "heuristic"),
-          ("trump7", "pimc:worlds=4"), ("trump7-bid", "random"), ("trump7-bid", "heuristic"),
-          ("trump7-bid", "pimc:worlds=4")]
+          ("trump7", "pimc"), ("trump7-bid", "random"), ("trump7-bid", "heuristic"),
+          ("trump7-bid", "pimc")]
 
 
 @pytest.mark.parametrize(("game", "spec"), HONEST)
@@ -188,3 +188,41 @@ def test_a_trump7_observation_that_leaks_fails_the_public_observation_check(
     with pytest.raises(AssertionError, match=r"failed the (public observation|hidden cards) "
                                              r"check: .*'stock_left'"):
         check_fair_play(Strategy(), game="trump7")
+
+
+def _broken_redeals(monkeypatch: pytest.MonkeyPatch, breaks) -> None:  # type: ignore[no-untyped-def]
+    """trump7 whose ``redeal_pairs`` is spoiled by ``breaks(redeals)`` afterwards."""
+    from trixsim.games.trump7.game import Trump7Game
+
+    real = Trump7Game.redeal_pairs
+
+    def spoiled(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return breaks(real(self, *args, **kwargs))
+
+    monkeypatch.setattr(Trump7Game, "redeal_pairs", spoiled)
+
+
+def test_the_kit_refuses_redeals_that_change_what_the_seat_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def swap(r):  # type: ignore[no-untyped-def]
+        b = r.redealt
+        me = b.turn.copy()
+        n = np.arange(b.batch_size)
+        mine, theirs = b.hands[n, me].copy(), b.hands[n, (me + 1) % 4].copy()
+        b.hands[n, me], b.hands[n, (me + 1) % 4] = theirs, mine
+        return r
+    _broken_redeals(monkeypatch, swap)
+    with pytest.raises(ConformanceError, match=r"failed the re-deals check: pair 0 of trump7 "
+                                               r"\(game \d+, decision 'play' at ply \d+ "
+                                               r"\(seat \d\)\): the viewer's own hand differs"):
+        check_fair_play(Strategy(), games=2, game="trump7")
+
+
+def test_the_kit_refuses_redeals_that_move_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    _broken_redeals(monkeypatch, lambda r: dataclasses.replace(r, redealt=r.played.copy()))
+    with pytest.raises(ConformanceError, match=r"failed the re-deals check: none of the \d+ "
+                                               r"re-deals of trump7 moved a card of another "
+                                               r"seat's hand"):
+        check_fair_play(Strategy(), games=2, game="trump7")

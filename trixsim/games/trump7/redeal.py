@@ -30,6 +30,7 @@ from numba import njit
 
 from trixsim.game import Redeals
 from trixsim.games.trump7 import rules
+from trixsim.games.trump7.cards import N_RANKS
 from trixsim.games.trump7.chance import pack_from
 from trixsim.games.trump7.rules import deal_pack, is_legal, legal_one, step_one
 from trixsim.games.trump7.state import BID, COL, DONE, HIDDEN, LAYOUT, PLAY, WIDTH, GameState
@@ -42,9 +43,8 @@ _PHASE, _TURN, _PLY = COL["phase"], COL["turn"], COL["ply"]
 _HANDS, _STOCK, _STOCK_N = COL["hands"], COL["stock"], COL["stock_n"]
 _PLAYED_BY, _TRICK_NO, _TRICK_LOG = COL["played_by"], COL["trick_no"], COL["trick_log"]
 _TRICK_N, _TRICK_CARDS, _LEADER = COL["trick_n"], COL["trick_cards"], COL["leader"]
-_TURNED, _ELDEST, _BIDDING, _GAME_ID = COL["turned"], COL["eldest"], COL["bidding"], \
-    COL["game_id"]
-_N = 13
+_TURNED, _HOLDER, _ELDEST = COL["turned"], COL["turned_holder"], COL["eldest"]
+_BIDDING, _GAME_ID = COL["bidding"], COL["game_id"]
 TRIES = 8
 """Re-deals drawn per decision before giving it up."""
 _PUBLIC = np.array([c for name, width, _, _ in LAYOUT.fields if name not in HIDDEN
@@ -118,8 +118,8 @@ def _bounds(cards: int, seat: int, plays: list[tuple[int, int, int]], rounds: in
     outs: list[tuple[int, int]] = []  # (trick, suit) the seat showed out of
     for j, s, c in plays:
         if j not in led:
-            led[j] = c // _N
-        elif s == seat and c // _N != led[j]:
+            led[j] = c // N_RANKS
+        elif s == seat and c // N_RANKS != led[j]:
             outs.append((j, led[j]))
     out = {}
     for c in (c for c in range(52) if cards >> c & 1):
@@ -127,7 +127,7 @@ def _bounds(cards: int, seat: int, plays: list[tuple[int, int, int]], rounds: in
             out[c] = (5, 5)
             continue
         j = played_at.get(c, 99)
-        lo = max([t for t, x in outs if x == c // _N and t < j], default=-1)
+        lo = max([t for t, x in outs if x == c // N_RANKS and t < j], default=-1)
         out[c] = (lo, min(j - 1, rounds - 1))
     return out
 
@@ -194,7 +194,7 @@ def redeal(d: Decision, gen: np.random.Generator,
     mine = {p: int(row[_STOCK + p]) for p, s in drawer.items() if s == me}
     held = int(row[_HANDS + me]) | int(row[_PLAYED_BY + me])
     dealt_me = held & ~sum(1 << c for c in mine.values())
-    turned, holder = int(row[_TURNED]), int(row[COL["turned_holder"]])
+    turned, holder = int(row[_TURNED]), int(row[_HOLDER])
     start = LAYOUT.rows(np.array([row[_GAME_ID]]))[0]
     start[_BIDDING] = row[_BIDDING]
     hand_me = np.int64(row[_HANDS + me])
