@@ -23,7 +23,6 @@ from trixsim.testing import (
     check_fair_play,
     check_game_engine,
     check_strategy,
-    fairness,
 )
 from trixsim.testing import engine as engine_check
 
@@ -354,11 +353,11 @@ def _quiet_counting_observe(real):
 
 @pytest.fixture
 def quiet_counting_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The engine with the old, leaking ``ply`` (for the strategies and for the kit)."""
+    """The engine with the old, leaking ``ply`` (for the strategies and for the kit, which
+    compares the observations strategies receive)."""
     import trixsim.games.trix.game as game_module
 
     monkeypatch.setattr(game_module, "observe", _quiet_counting_observe(game_module.observe))
-    monkeypatch.setattr(fairness, "observe", _quiet_counting_observe(fairness.observe))
 
 
 class PlyParity(Strategy):
@@ -452,8 +451,8 @@ def test_an_engine_whose_ply_counts_a_quiet_holder_fails_the_public_history_chec
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine check's re-deals catch the old ``ply`` (the in-row shuffle of the
     scrubbed-observations check could not: it leaves ``ply`` alone)."""
+    from trixsim.games.trix.redeal import History
     from trixsim.sim import play_batch
-    from trixsim.testing.redeal import History
 
     monkeypatch.setattr(engine_check, "observe", _quiet_counting_observe(engine_check.observe))
     hist = History(4)
@@ -463,4 +462,80 @@ def test_an_engine_whose_ply_counts_a_quiet_holder_fails_the_public_history_chec
                                              r"seat \d) changed when the cards hidden from it "
                                              r"were dealt anew consistently with the public "
                                              r"history"):
+        engine_check._check_public_history("check_game_engine()", hist, 0)
+
+
+# ---------------------------------------------------------------- the trix history
+
+def _patched_observe(monkeypatch: pytest.MonkeyPatch, change) -> None:  # type: ignore[no-untyped-def]
+    """The engine with ``change(fields, st, idx)`` applied to every observation that has
+    the trix history (for the strategies and for the kit)."""
+    import trixsim.games.trix.game as game_module
+
+    real = game_module.observe
+
+    def patched(st, idx, legal, fields=None, viewer=None):  # type: ignore[no-untyped-def]
+        obs = real(st, idx, legal, fields, viewer)
+        if "trix_log" not in obs or "trix_n" not in obs:
+            return obs
+        f = {k: np.array(v) for k, v in obs._f.items()}
+        change(f, st, np.asarray(idx))
+        return Observation(f)
+
+    monkeypatch.setattr(game_module, "observe", patched)
+
+
+def test_a_trix_history_that_reveals_hidden_cards_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def leak(f, st, idx):  # type: ignore[no-untyped-def]
+        f["trix_log"][:, 15] ^= st.hands[idx, (st.turn[idx] + 1) % 4]  # the next hand
+    _patched_observe(monkeypatch, leak)
+    with pytest.raises(AssertionError, match=r"check_fair_play\('lowest'\) failed the public "
+                                             r"observation check: .* field 'trix_log' of the "
+                                             r"deciding seat's observation changed in a deal "
+                                             r"of the hidden cards"):
+        check_fair_play(Lowest())
+
+
+def test_a_trix_history_that_drops_a_move_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def drop(f, st, idx):  # type: ignore[no-untyped-def]
+        f["trix_n"] = np.maximum(f["trix_n"] - 1, 0)  # the last placement or pass lost
+    _patched_observe(monkeypatch, drop)
+    with pytest.raises(AssertionError, match=r"check_fair_play\('lowest'\) failed the public "
+                                             r"observation check: game \d+, decision 'place' "
+                                             r"at ply \d+ \(seat \d\): the observation's trix "
+                                             r"history \(trix_log, trix_n\) holds .* but the "
+                                             r"contract's placements and passes were"):
+        check_fair_play(Lowest())
+
+
+def test_the_kit_reads_the_trix_history_the_strategies_get() -> None:
+    from trixsim.games.trix.redeal import redeal_pairs
+    from trixsim.games.trix.types import PLACE
+    from trixsim.sim import play_batch
+    from trixsim.testing.redeal import History
+
+    hist = History()
+    play_batch([Lowest()] * 4, 0, range(8), observer=hist, game=TRIX_RULES)
+    r = redeal_pairs(hist.states, hist.actions, np.random.default_rng(0), None)
+    placing = r.played.phase == PLACE
+    assert not r.problems and placing.sum() > 100
+    assert (r.played.trix_n[placing] > 0).mean() > 0.5  # histories of real length checked
+
+
+def test_the_engine_check_reads_the_trix_history_against_the_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from trixsim.games.trix.redeal import History
+    from trixsim.sim import play_batch
+
+    hist = History(3)
+    play_batch([Strategy()] * 4, 0, range(3), observer=hist, game=TRIX_RULES)
+    engine_check._check_public_history("check_game_engine()", hist, 0)  # as played: fine
+
+    def drop(f, st, idx):  # type: ignore[no-untyped-def]
+        f["trix_n"] = np.maximum(f["trix_n"] - 1, 0)
+    _patched_observe(monkeypatch, drop)
+    with pytest.raises(AssertionError, match=r"check_game_engine\(\) failed the public history "
+                                             r"check: game \d+, decision 'place' at ply \d+ "
+                                             r"\(seat \d, seed 0\): the observation's trix "
+                                             r"history \(trix_log, trix_n\) holds"):
         engine_check._check_public_history("check_game_engine()", hist, 0)

@@ -16,7 +16,7 @@ from trixsim import games
 from trixsim.cli import cli
 from trixsim.loading import load_strategy
 from trixsim.sim import play_batch
-from trixsim.testing import check_game
+from trixsim.testing import check_fair_play, check_game, check_strategy
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "highcard.py"
 CHEAP = f"{EXAMPLE}:CheapWinner"
@@ -89,3 +89,34 @@ def test_a_strategy_of_the_example_is_refused_elsewhere(highcard: object) -> Non
         load_strategy(CHEAP, "trump7")
     assert np.array_equal(highcard.winners_losers(np.array([[1, 2, 0, 0]]))[0],  # type: ignore[attr-defined]
                           [[False, True, False, False]])
+
+
+def test_the_kit_checks_the_example_s_strategies_and_their_fair_play(highcard: object) -> None:
+    """The conformance kit plays highcard through the protocol: CheapWinner (tagged
+    highcard) and random keep the strategy API and play fair; a bot that walks the frames
+    to the other hands is caught."""
+    from cheats import FrameWalker
+
+    check_strategy(CHEAP, games=30, game="highcard")
+    check_strategy("random", games=30, game=highcard)
+    done = check_fair_play(load_strategy(CHEAP, "highcard"))
+    assert done.game == "highcard" and done.pairs > 30 and done.rejected == 0
+    with pytest.raises(AssertionError, match=r"check_fair_play\('frame-walker'\) failed the "
+                                             r"hidden cards check: game \d+ \(seed 0\), "
+                                             r"decision 'play' at ply \d+ \(seat \d\): its "
+                                             r"methods answered"):
+        check_fair_play(FrameWalker(), game="highcard")
+
+
+def test_a_game_without_redeals_opts_out_of_fair_play_in_words(highcard: object) -> None:
+    """A game may leave out ``redeal_pairs``: check_strategy then checks the rest and
+    warns, and check_fair_play fails in one line naming the missing method."""
+    opted_out = type(highcard)()
+    opted_out.redeal_pairs = None  # type: ignore[attr-defined]
+    with pytest.warns(UserWarning, match=r"highcard offers no re-deals of its hidden cards "
+                                         r"\(Game.redeal_pairs\), so fair play was not "
+                                         r"checked"):
+        check_strategy(CHEAP, games=20, game=opted_out)
+    with pytest.raises(AssertionError, match=r"failed the re-deals check: highcard offers no "
+                                             r"re-deals"):
+        check_fair_play(load_strategy(CHEAP, "highcard"), game=opted_out)

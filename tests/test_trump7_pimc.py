@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
-from trixsim.strategies import _trump7_pimc_kernels as K
 from trixsim.strategies.trump7_pimc import Trump7BidPimc, Trump7Pimc
 
 from trixsim.games import get_game
@@ -21,9 +20,9 @@ from trixsim.games.trump7.cards import SUIT_MASK
 from trixsim.games.trump7.state import COL, DONE, WIDTH
 from trixsim.games.trump7.worlds import draws_after, hand_fits, sample_world, void_history
 from trixsim.loading import StrategyLoadError, load_strategy
-from trixsim.policykit import strategy_subkey
 from trixsim.runner import RunConfig, run
 from trixsim.sim import play_batch
+from trixsim.testing import check_fair_play
 
 FULL = (1 << 52) - 1
 HANDS, STOCK, STOCK_N = COL["hands"], COL["stock"], COL["stock_n"]
@@ -122,57 +121,13 @@ def test_worlds_repeat_for_a_key_differ_between_keys_and_ignore_the_hidden_colum
         assert not (a == c).all()
 
 
-def _hidden_variant(s: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-    """The row with the cards its seat cannot see shuffled among the other hands and the
-    unseen stock (sizes, the turned card and its holder's copy of it kept): what the seat
-    sees is unchanged."""
-    v = s.copy()
-    me, sn, turned, holder = int(s[TURN]), int(s[STOCK_N]), int(s[TURNED]), int(s[HOLDER])
-    keep_turned = holder >= 0 or sn < 24
-    pool, slots = [], []
-    for p in range(4):
-        if p == me:
-            continue
-        cards = [c for c in range(52) if (int(s[HANDS + p]) >> c) & 1
-                 and not (keep_turned and c == turned)]
-        pool += cards
-        slots += [("hand", p)] * len(cards)
-        v[HANDS + p] = int(s[HANDS + p]) & ((1 << turned) if p == holder else 0)
-    for k in range(sn, 23 if sn < 24 else 24):
-        pool.append(int(s[STOCK + k]))
-        slots.append(("stock", k))
-    gen.shuffle(pool)
-    for c, (kind, where) in zip(pool, slots, strict=True):
-        if kind == "hand":
-            v[HANDS + where] = int(v[HANDS + where]) | (1 << c)
-        else:
-            v[STOCK + where] = c
-    return v
-
-
 @pytest.mark.parametrize("game", ["trump7", "trump7-bid"])
 def test_same_decisions_whatever_the_hidden_cards(game: str) -> None:
-    """Fair play: the compiled policy, handed the live row, answers the same when the
-    cards its seat cannot see are dealt otherwise."""
-    bot = load_strategy("pimc:worlds=3", game)
-    prm = np.ascontiguousarray(bot.policy_params(), dtype=np.float64)
-    gen = np.random.default_rng(0)
-    subkey = strategy_subkey(5)
-    asked = differ = 0
-    for s in _states(5, games=4, bidding=game == "trump7-bid"):
-        lg = int(rules.legal_one(s[None, :], 0))
-        if bin(lg).count("1") < 2 or gen.random() > 0.3:
-            continue
-        me = int(s[TURN])
-        v = _hidden_variant(s, gen)
-        differ += int(not (v == s).all())
-        a = K.pimc_policy(s.ctypes.data, lg, int(s[HANDS + me]), subkey, prm.ctypes.data,
-                          len(prm))
-        b = K.pimc_policy(v.ctypes.data, lg, int(v[HANDS + me]), subkey, prm.ctypes.data,
-                          len(prm))
-        assert a == b
-        asked += 1
-    assert asked > 20 and differ > 10
+    """Fair play, by the conformance kit: the methods and the compiled policy answer the
+    same when the cards the seat cannot see are dealt anew consistently with what it saw
+    (voids, the turned card's holder, bids, its own draws), replayed through the rules."""
+    done = check_fair_play(load_strategy("pimc:worlds=3", game), games=4, seed=5, game=game)
+    assert done.pairs > 150
 
 
 @pytest.mark.parametrize("game", ["trump7", "trump7-bid"])

@@ -31,7 +31,14 @@ Beyond the rules, a game says what its callers need and nothing of it is assumed
   ``format`` name, ``recorder``, ``parse`` and ``check``; Trix's trixsim-transcript/1),
   which ``record`` and ``replay`` use besides the envelope;
 - **report aspects** (optional): ``report_aspects``, the import path of the report's
-  plug-in for the game's own aspects (``trixsim.reports.aspects``); absent: none.
+  plug-in for the game's own aspects (``trixsim.reports.aspects``); absent: none;
+- **the conformance kit** (``trixsim.testing``): ``own_hands`` (every seat's hidden
+  hand) and ``redeal_pairs`` (states that look the same to a seat but differ in the cards
+  hidden from it, for the fair-play check; a game without it is checked without fair
+  play), and, for a game whose strategies may have compiled policies,
+  ``policy_answers(policy, params, state, subkey)``: the policy's answer for the seat to
+  act in each game of ``state``, asked as the game's compiled loop asks it (the base
+  class's ``UNIFORM`` marker included); absent: the kit asks the methods only.
 """
 
 from __future__ import annotations
@@ -50,6 +57,36 @@ DecisionId = int
 """The kind of decision a seat must take (an index into ``Game.decisions``)."""
 ActionMask = np.ndarray
 """Per game, a uint64 bit mask over action ids: bit a set when action a is legal."""
+
+
+@dataclass(frozen=True)
+class Redeals:
+    """What ``Game.redeal_pairs`` gives the fair-play check: pairs of states of the same
+    decisions that look the same to a seat (same observation, same public history) but
+    differ in the cards hidden from it.
+
+    ``played`` and ``redealt`` are states of the game, one game per pair (the same game
+    ids, the same chance source); ``viewers`` (int64) the seat each pair looks the same
+    to (the seat to act, for the fair-play check); ``where`` each pair's decision in words
+    for messages (``decision 'play' at ply 12 (seat 2)``; the kit adds the game id and
+    seed). ``asked``: decisions the game tried to re-deal; ``rejected``: re-deals drawn
+    that did not fit the public history when replayed through the rules, and were
+    dropped, with ``reasons`` (one line per kind, with its count). ``problems``: faults of
+    the engine found on the way, one line each (an observation field that disagrees with
+    the public history), which the kit reports as failures.
+    """
+
+    played: Any
+    redealt: Any
+    viewers: np.ndarray
+    where: tuple[str, ...]
+    asked: int = 0
+    rejected: int = 0
+    reasons: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.viewers)
 
 
 @dataclass(frozen=True)
@@ -161,6 +198,21 @@ class Game(Protocol):
     def event_log(self) -> Any:
         """A fresh buffer for the events ``init`` and ``step`` report."""
 
+    # -- what the conformance kit (trixsim.testing) needs ---------------------------------
+
+    def own_hands(self, state: Any) -> np.ndarray:
+        """(B, n_seats) int64: every seat's hidden hand (a card mask), what its compiled
+        policy is handed and what a re-deal must keep for the seat it looks the same to."""
+
+    def redeal_pairs(self, states: list[Any], actions: list[np.ndarray],
+                     gen: np.random.Generator, limit: int | None = None) -> Redeals:
+        """Up to ``limit`` decisions of recorded games, each with the cards hidden from
+        the seat to act dealt anew consistently with what that seat saw, checked by
+        replaying the public history through the rules (a re-deal that does not fit is
+        rejected and counted). ``states``: the batch's state before each step of
+        ``play_batch`` (as an observer's ``before_step`` sees it, copied); ``actions``:
+        the actions applied at each step. A game without hidden cards returns no pairs."""
+
 
 def direction(game: Game) -> str:
     """``higher`` or ``lower``: which scores are better in ``game``."""
@@ -178,5 +230,5 @@ def mask_actions(mask: int) -> list[Action]:
     return [a for a in range(64) if (int(mask) >> a) & 1]
 
 
-__all__ = ["Action", "ActionMask", "Decision", "DecisionId", "Game", "Seat", "better_sign",
-           "direction", "mask_actions"]
+__all__ = ["Action", "ActionMask", "Decision", "DecisionId", "Game", "Redeals", "Seat",
+           "better_sign", "direction", "mask_actions"]

@@ -66,6 +66,29 @@ def counter_key(game: int, counter: int, subkey: int) -> int:
     return np.int64(hash4(subkey, STREAM_STRATEGY, game, counter))
 
 
+def policy_answers(policy: object, rows: np.ndarray, legal: np.ndarray, hands: np.ndarray,
+                   subkey: int, params: np.ndarray) -> np.ndarray:
+    """A compiled policy's answer in each state row (``legal``: the mask and ``hands``: the
+    hand it is handed, per row), as a whole-game loop asks it: for checks. The policy
+    travels in a tuple, so numba types it as a function pointer (passed alone it would be
+    compiled into this kernel's cached code, which does not notice when its source
+    changes)."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    _answers((policy,), rows, np.ascontiguousarray(legal, dtype=np.int64),
+             np.ascontiguousarray(hands, dtype=np.int64), subkey,
+             np.ascontiguousarray(params, dtype=np.float64), out)
+    return out
+
+
+@njit(cache=True)
+def _answers(policies, rows: np.ndarray, legal: np.ndarray, hands: np.ndarray,  # type: ignore[no-untyped-def]
+             subkey: int, params: np.ndarray, out: np.ndarray) -> None:
+    for g in range(rows.shape[0]):
+        out[g] = policies[0](np.int64(rows.ctypes.data) + 8 * g * rows.shape[1], legal[g],
+                             hands[g], subkey, np.int64(params.ctypes.data), params.shape[0])
+
+
 @functools.lru_cache(maxsize=64)
 def strategy_subkey(seed: int) -> int:
     """A one-way function of the run seed that keys the strategies' random draws.
@@ -81,4 +104,4 @@ def strategy_subkey(seed: int) -> int:
 
 
 __all__ = ["POLICY_SIG", "counter_key", "float64_ptr", "int64_ptr", "param_vector",
-           "strategy_subkey"]
+           "policy_answers", "strategy_subkey"]

@@ -1,4 +1,4 @@
-"""``highcard``: a third game in about 200 lines, the worked example of docs/adding-a-game.md.
+"""``highcard``: a third game in about 290 lines, the worked example of docs/adding-a-game.md.
 
 Twelve cards, ranks 0-11, three to each of four seats. Three rounds: seat 0 plays first,
 then seats 1, 2, 3; each plays one card of its hand; the highest card of the round scores
@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from trixsim import rng
 from trixsim.errors import IllegalActionError
-from trixsim.game import Action, ActionMask, Decision, DecisionId
+from trixsim.game import Action, ActionMask, Decision, DecisionId, Redeals
 from trixsim.gamekit.events import EventLog
 from trixsim.gamekit.game import CompiledGame
 from trixsim.gamekit.observation import Columns, Observation, gather, own_hand
@@ -216,6 +216,48 @@ class HighCard(CompiledGame):
 
     def legacy_tables(self, tables: dict[str, Any]) -> dict[str, Any]:
         return tables
+
+    # -- for the conformance kit (trixsim.testing): fair play --------------------------
+    def own_hands(self, st: State) -> np.ndarray:
+        return st.hands.copy()
+
+    def redeal_pairs(self, states: list[State], actions: list[np.ndarray],
+                     gen: np.random.Generator, limit: int | None = None) -> Redeals:
+        """Decisions with the other seats' cards dealt anew (each keeping its number),
+        checked by replaying the game from that deal through ``step``: kept when it
+        arrives at the same public state."""
+        spots = [(k, g) for k, st in enumerate(states) for g in np.flatnonzero(st.phase != DONE)]
+        spots = [spots[i] for i in sorted(gen.permutation(len(spots))[:limit].tolist())]
+        public = [c for c in range(LAYOUT.width) if not COL["hands"] <= c < COL["hands"] + 4]
+        pairs, rejected = [], 0
+        for k, g in spots:
+            row, me = states[k].data[g], int(states[k].turn[g])
+            hands = [int(h) for h in row[COL["hands"]:COL["hands"] + 4]]
+            pool = [c for s in range(4) if s != me for c in range(N_CARDS) if hands[s] >> c & 1]
+            gen.shuffle(pool)
+            for s in (s for s in range(4) if s != me):
+                n = bin(hands[s]).count("1")
+                hands[s], pool = sum(1 << c for c in pool[:n]), pool[n:]
+            for j in range(k):  # back to the deal: each card played so far to its seat
+                hands[int(states[j].turn[g])] |= 1 << int(actions[j][g])
+            replay = State(LAYOUT.rows(row[COL["game_id"]:COL["game_id"] + 1]), states[0].chance)
+            replay.hands[0] = hands
+            try:
+                for j in range(k):
+                    self.step(replay, actions[j][g:g + 1])
+            except IllegalActionError:
+                rejected += 1
+                continue
+            if (replay.data[0, public] != row[public]).any():
+                rejected += 1
+            elif (replay.data[0] != row).any():
+                pairs.append((row, replay.data[0]))
+        a = np.array([x for x, _ in pairs], dtype=np.int64).reshape(-1, LAYOUT.width)
+        b = np.array([y for _, y in pairs], dtype=np.int64).reshape(-1, LAYOUT.width)
+        where = tuple(f"decision 'play' at ply {int(r[COL['ply']])} (seat {int(r[COL['turn']])})"
+                      for r in a)
+        return Redeals(State(a, states[0].chance), State(b, states[0].chance),
+                       a[:, COL["turn"]].copy(), where, len(spots), rejected)
 
 
 GAME = HighCard()

@@ -9,6 +9,7 @@ import numpy as np
 
 from trixsim.choice import choose_uniform
 from trixsim.games.trix import (
+    GAME,
     GameState,
     IllegalActionError,
     init,
@@ -18,6 +19,7 @@ from trixsim.games.trix import (
 )
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.observation import FIELDS
+from trixsim.games.trix.redeal import History, pairs, trix_history_problems
 from trixsim.games.trix.rules import add_points
 from trixsim.games.trix.state import COL
 from trixsim.games.trix.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
@@ -25,7 +27,6 @@ from trixsim.testing._common import (
     _action_text,
     _fail,
 )
-from trixsim.testing.redeal import History, pairs
 
 # ====================================================================== check_game_engine
 # The engine calls the check makes, each in one small function, so that they can be
@@ -149,8 +150,10 @@ def check_game_engine(games: int = 100, seed: int = 0) -> None:
     - ``public history``: so do states reached by the same public history (picks, cards,
       trix passes, K♥ declarations) from deals that differ only in the cards hidden from
       the observing seat (re-dealt consistently with what was shown and replayed through
-      the rules; ``trixsim.testing.redeal``), in a few of the games: no field, ``ply`` and
+      the rules; ``trixsim.games.trix.redeal``), in a few of the games: no field, ``ply`` and
       ``key`` included, tells another seat what it did not see (a K♥ holder keeping quiet);
+      and the trix history in the deciding seat's observation (``trix_log``, ``trix_n``)
+      is the contract's placements and passes, in order, with their seats;
     - the totals are, after every contract, the previous totals plus its points with the
       1000 rule (``trixsim.games.trix.rules.add_points``); games end when a total passes 1000
       or after 28 contracts, and never before.
@@ -208,8 +211,14 @@ _HISTORY_GAMES = 6
 
 
 def _check_public_history(who: str, hist: History, seed: int) -> None:
-    """Same public history, same observation: for the seat to act and each waiting seat."""
+    """Same public history, same observation: for the seat to act and each waiting seat;
+    and the trix history of the deciding seat's observation is the public one."""
     decisions = hist.decisions()
+    where = tuple(f"decision {DECISION_NAMES[int(d.row[COL['phase']])]!r} at ply "
+                  f"{int(d.row[COL['ply']])} (seat {d.seat}, seed {seed})" for d in decisions)
+    problems = trix_history_problems(decisions, where)
+    if problems:
+        raise _fail(who, "public history", problems[0])
     for shift in range(4):
         a, b, viewers = pairs(decisions, np.random.default_rng(seed + shift), 150, shift)
         if not len(a):
@@ -266,7 +275,7 @@ def _check_every_legal_accepted(who: str, st: GameState, legal: np.ndarray,
             g = int(exc.games[0]) if len(getattr(exc, "games", ())) else 0
             d = int(_to_act(st)[0][g])
             raise _fail(who, "legal actions accepted",
-                        f"the legal action {_action_text(d, int(trial_actions[g]))} was "
+                        f"the legal action {_action_text(GAME, d, int(trial_actions[g]))} was "
                         f"refused in {where(g)}: {exc}") from None
 
 
@@ -280,7 +289,7 @@ def _check_illegal_refused(who: str, st: GameState, decision: np.ndarray, legal:
     cands = _illegal_candidates(int(decision[g]), int(legal[g]))
     bad = actions.copy()
     bad[g] = cands[int(rng.integers(len(cands)))]
-    trials = ((bad, f"illegal action {_action_text(int(decision[g]), int(bad[g]))}"),
+    trials = ((bad, f"illegal action {_action_text(GAME, int(decision[g]), int(bad[g]))}"),
               (actions[:-1], f"{len(actions) - 1} actions for {len(actions)} games"))
     for trial_actions, what in trials:
         trial = _copy(st)

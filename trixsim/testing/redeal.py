@@ -1,240 +1,79 @@
-"""Re-deals consistent with the public history, for the fair-play checks.
+"""The kit's side of re-dealing: recording played games for a game's ``redeal_pairs``, and
+checking that the pairs it returns are what the fair-play check needs.
 
-For a decision of seat ``t``, what ``t`` cannot see is where the other seats' unplayed
-cards lie. A re-deal gives those cards out again, each seat keeping its number of cards,
-so that the contract's public history is unchanged: every pick, card, trix pass and K♥
-declaration, in the same order and by the same seats. Shown voids and a declared K♥ guide
-the sampling; then the contract is replayed from its deal with the new hands through the
-rules (``rules.step_one``), another seat's K♥ question answered as the history shows (a
-declaration) or by keeping quiet, and the re-deal is kept only if every public action is
-legal for the same seat at the same moment and the replay stops at the same decision of
-``t``. The replay checks what the sampling does not (trix passes, who starts trix, a trix
-pick needing a jack). Two such states must look the same to ``t``: same observation, same
-answer from a fair strategy.
+What the hidden cards are, and how to deal them anew consistently with what a seat saw,
+is each game's own (``Game.redeal_pairs``: Trix's ``trixsim.games.trix.redeal``, trump7's
+``trixsim.games.trump7.redeal``). The kit only trusts a pair after checking, through the
+protocol, that both states are the same game at the same decision of the same seat, with
+that seat's own hand unchanged, and that the re-deals as a whole moved some hidden card.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from numba import njit
 
-from trixsim import rng
-from trixsim.games.trix import cards, rules
-from trixsim.games.trix.cards import KH_MASK
-from trixsim.games.trix.rules import _DEALING, _is_legal, legal_one, step_one
-from trixsim.games.trix.state import COL, WIDTH, GameState
-from trixsim.games.trix.types import DECLARE, DONE, GENERAL, PASS, PLACE, RAY
-from trixsim.jitcache import guard, sources
+from trixsim.game import Game, Redeals
+from trixsim.testing._common import _fail
 
-guard(__file__, sources(cards, rng, rules), tuple(COL.items()), DECLARE, DONE, _DEALING)
-
-_PHASE, _TURN, _HANDS = COL["phase"], COL["turn"], COL["hands"]
-_PLAYED_BY, _VOIDS, _DECLARED = COL["played_by"], COL["voids"], COL["declared"]
-_CONTRACT, _TRICK_NO, _CONTRACT_NO = COL["contract"], COL["trick_no"], COL["contract_no"]
-_KH = KH_MASK.bit_length() - 1
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One decision of a recorded game: where its contract began and what was public since.
-
-    ``start``: the state row at the contract's deal; ``row``: the row at the decision;
-    ``public``: (n, 3) int64 rows (seat, decision, action) of the contract's public actions
-    before it (a K♥ holder keeping quiet is not one); ``action``: what was answered.
-    """
-
-    start: np.ndarray
-    row: np.ndarray
-    public: np.ndarray
-    action: int
-
-    @property
-    def seat(self) -> int:
-        """The seat deciding."""
-        return int(self.row[_TURN])
-
-    def kh_open(self, viewer: int) -> bool:
-        """Ray or general, K♥ hidden from ``viewer`` and not declared, first trick: where
-        the K♥ question was put to some seats and not (yet) to others."""
-        r = self.row
-        return (int(r[_CONTRACT]) in (RAY, GENERAL) and int(r[_DECLARED]) < 0
-                and int(r[_TRICK_NO]) == 0 and not int(r[_HANDS + viewer]) & KH_MASK
-                and any(int(r[_HANDS + s]) & KH_MASK for s in range(4)))
+_REDEAL_HINT = ("The game's redeal_pairs must return, per pair, the same decision of the "
+                "same game with the hidden cards dealt anew and the deciding seat's own "
+                "cards kept")
 
 
 class History:
-    """An observer (``play_batch(..., observer=History(n))``) keeping every decision of
-    the first ``n`` games of the batch (their state rows before each step and the
-    actions), so that each can be re-dealt afterwards."""
+    """An observer (``play_batch(..., observer=History())``) keeping the state before each
+    step and the actions applied (copies), as ``Game.redeal_pairs`` takes them."""
 
-    def __init__(self, games: int) -> None:
-        self.games = games
-        self.rows: list[np.ndarray] = []
+    def __init__(self) -> None:
+        self.states: list[Any] = []
         self.actions: list[np.ndarray] = []
 
-    def before_step(self, st: GameState, actions: np.ndarray, legal: np.ndarray) -> None:
-        """Keep the rows and actions of this step."""
-        self.rows.append(st.data[:self.games].copy())
-        self.actions.append(np.asarray(actions[:self.games], dtype=np.int64).copy())
-
-    def decisions(self) -> list[Decision]:
-        """Every decision a strategy was asked (forced trix passes and finished games
-        left out), game after game."""
-        if not self.rows:
-            return []
-        rows, acts = np.stack(self.rows, axis=1), np.stack(self.actions, axis=1)
-        out: list[Decision] = []
-        for g in range(rows.shape[0]):
-            start = 0
-            public: list[tuple[int, int, int]] = []
-            for k in range(rows.shape[1]):
-                r, a = rows[g, k], int(acts[g, k])
-                ph = int(r[_PHASE])
-                if ph == DONE:
-                    break
-                if k == 0 or r[_CONTRACT_NO] != rows[g, k - 1, _CONTRACT_NO]:
-                    start, public = k, []
-                if not (ph == PLACE and a == PASS):  # a pass is only ever forced
-                    out.append(Decision(rows[g, start], r, np.array(public, dtype=np.int64)
-                                        .reshape(-1, 3), a))
-                if ph != DECLARE or a == 1:
-                    public.append((int(r[_TURN]), ph, a))
-        return out
+    def before_step(self, st: Any, actions: np.ndarray, legal: np.ndarray) -> None:
+        """Keep this step's state and actions."""
+        self.states.append(st.copy())
+        self.actions.append(np.asarray(actions, dtype=np.int64).copy())
 
 
-def sample_hidden(row: np.ndarray, seat: int, gen: np.random.Generator,
-                  kh_to: int | None = None, tries: int = 20) -> np.ndarray | None:
-    """The other seats' unplayed cards dealt anew (four hand masks; ``seat``'s own hand
-    kept), each seat keeping its number of cards, none of a suit it showed out of, a
-    declared K♥ with its declarer (or, with ``kh_to``, the K♥ with that seat). None if no
-    such deal was found in ``tries`` attempts."""
-    hands = [int(h) for h in row[_HANDS:_HANDS + 4]]
-    others = [s for s in range(4) if s != seat]
-    pool = [c for s in others for c in range(32) if hands[s] >> c & 1]
-    voids = int(row[_VOIDS])
-    declared = int(row[_DECLARED])
-    allowed: dict[int, list[int]] = {}
-    for c in pool:
-        ok = [s for s in others if hands[s] and not voids >> (4 * s + c // 8) & 1]
-        if c == _KH and (kh_to is not None or declared >= 0):
-            want = kh_to if kh_to is not None else declared
-            ok = [s for s in ok if s == want]
-        if not ok:
-            return None
-        allowed[c] = ok
-    for _ in range(tries):
-        need = {s: bin(hands[s]).count("1") for s in others}
-        order = sorted(pool, key=lambda c: (len(allowed[c]), gen.random()))
-        new = dict.fromkeys(others, 0)
-        for c in order:
-            free = [s for s in allowed[c] if need[s] > 0]
-            if not free:
-                break
-            s = free[int(gen.integers(len(free)))]
-            new[s] |= 1 << c
-            need[s] -= 1
-        else:
-            return np.array([new.get(s, hands[s]) if s != seat else hands[s]
-                             for s in range(4)], dtype=np.int64)
-    return None
+def check_redeals(game: Game, r: Redeals, who: str) -> None:
+    """Fail (``re-deals``) unless the pairs keep the game, the decision, the seat to act
+    (the viewer) and its own hand, and some re-deal moved a hidden hand; fail (``public
+    observation``) on a problem the game found in its observations; fail (``re-deals``)
+    when every re-deal the game drew was rejected."""
+    if r.problems:
+        raise _fail(who, "public observation", r.problems[0],
+                    "The engine's observation must follow from the public history alone, "
+                    "as it happened")
+    if not len(r):
+        if r.rejected:
+            raise _fail(who, "re-deals",
+                        f"every one of the {r.rejected} re-deals {game.name} drew for "
+                        f"{r.asked} decisions was rejected ({'; '.join(r.reasons)})",
+                        "The game's sampling of the hidden cards misses a rule its replay "
+                        "enforces")
+        return
+    sa, sb = r.played, r.redealt
+    n = len(r)
+    ha, hb = np.asarray(game.own_hands(sa)), np.asarray(game.own_hands(sb))
+    same = [("game", np.asarray(sa.game_id), np.asarray(sb.game_id)),
+            ("decision", game.decision(sa), game.decision(sb)),
+            ("seat to act", game.to_act(sa), game.to_act(sb)),
+            ("viewer", np.asarray(r.viewers), game.to_act(sa)),
+            ("viewer's own hand", ha[np.arange(n), r.viewers], hb[np.arange(n), r.viewers])]
+    for what, x, y in same:
+        bad = np.flatnonzero(np.asarray(x) != np.asarray(y))
+        if bad.size:
+            i = int(bad[0])
+            raise _fail(who, "re-deals", f"pair {i} of {game.name} (game "
+                        f"{int(sa.game_id[i])}, {r.where[i]}): the {what} differs between "
+                        f"the state played and the re-dealt one", _REDEAL_HINT)
+    if (game.decision(sa) < 0).any():
+        raise _fail(who, "re-deals", f"a pair of {game.name} is of a finished game",
+                    _REDEAL_HINT)
+    if (ha == hb).all():
+        raise _fail(who, "re-deals", f"none of the {n} re-deals of {game.name} moved a "
+                    f"card of another seat's hand", _REDEAL_HINT)
 
 
-@njit(cache=True)
-def _replay(start: np.ndarray, hands: np.ndarray, public: np.ndarray, turn: int,
-            phase: int) -> tuple[bool, np.ndarray]:
-    """Replay a contract from ``start`` with the dealt ``hands`` (at the deal) through the
-    rules; whether every public action fits and the game arrives at ``turn``'s ``phase``,
-    and the row it arrived at."""
-    S = start.reshape(1, -1).copy()
-    for s in range(4):
-        S[0, _HANDS + s] = hands[s]
-    k = 0
-    for _ in range(4 * public.shape[0] + 8):
-        ph, t = S[0, _PHASE], S[0, _TURN]
-        if ph == DONE or ph == _DEALING:
-            return False, S[0]
-        if k == public.shape[0]:
-            if ph == DECLARE and not (phase == DECLARE and t == turn):
-                step_one(S, 0, 0)  # a question the history does not show: kept quiet
-                continue
-            return ph == phase and t == turn, S[0]
-        seat, pph, a = public[k, 0], public[k, 1], public[k, 2]
-        if ph == DECLARE:
-            if pph == DECLARE:  # the history shows this seat declaring here
-                if t != seat:
-                    return False, S[0]
-                step_one(S, 0, 1)
-                k += 1
-            else:
-                step_one(S, 0, 0)
-            continue
-        if pph != ph or t != seat or not _is_legal(S, 0, a, legal_one(S, 0)):
-            return False, S[0]
-        step_one(S, 0, a)
-        k += 1
-    return False, S[0]
-
-
-def redeal(d: Decision, gen: np.random.Generator, kh_to: int | None = None,
-           viewer: int | None = None, tries: int = 8) -> np.ndarray | None:
-    """A state row with the same public history as ``d.row`` up to the same decision of
-    the same seat, but the cards hidden from ``viewer`` (by default the seat deciding)
-    dealt differently; None if none was found."""
-    seat = d.seat
-    for _ in range(tries):
-        hidden = sample_hidden(d.row, seat if viewer is None else viewer, gen, kh_to)
-        if hidden is None:
-            return None
-        if np.array_equal(hidden, d.row[_HANDS:_HANDS + 4]):
-            continue
-        at_deal = hidden | d.row[_PLAYED_BY:_PLAYED_BY + 4]
-        ok, row = _replay(d.start, at_deal, d.public, seat, int(d.row[_PHASE]))
-        if ok:
-            return row
-    return None
-
-
-def redeals(d: Decision, gen: np.random.Generator, viewer: int | None = None) -> list[np.ndarray]:
-    """Re-deals of a decision (hiding from ``viewer``, by default the seat deciding): one
-    at random and, where the K♥ question may or may not have been put to a seat already
-    (``Decision.kh_open``), one with the K♥ at each other seat that may hold it."""
-    v = d.seat if viewer is None else viewer
-    out = [r for r in [redeal(d, gen, viewer=v)] if r is not None]
-    if d.kh_open(v):
-        for s in range(4):
-            if s != v:
-                r = redeal(d, gen, kh_to=s, viewer=v)
-                if r is not None:
-                    out.append(r)
-    return out
-
-
-def pairs(decisions: list[Decision], gen: np.random.Generator, limit: int | None = None,
-          shift: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(original rows, re-dealt rows, viewers) for up to ``limit`` decisions (all of those
-    where the K♥ question is open first, then others at random); the viewer of a decision
-    is ``shift`` seats after the seat deciding (0: that seat itself)."""
-    view = [(d.seat + shift) % 4 for d in decisions]
-    open_ = [d.kh_open(v) for d, v in zip(decisions, view, strict=True)]
-    order = np.array([k for k, o in enumerate(open_) if o], dtype=np.int64)
-    rest = np.array([k for k, o in enumerate(open_) if not o], dtype=np.int64)
-    order = np.concatenate([gen.permutation(order), gen.permutation(rest)])
-    if limit is not None:
-        order = np.sort(order[:limit])
-    a: list[np.ndarray] = []
-    b: list[np.ndarray] = []
-    viewers: list[int] = []
-    for k in order.tolist():
-        for r in redeals(decisions[k], gen, view[k]):
-            a.append(decisions[k].row)
-            b.append(r)
-            viewers.append(view[k])
-    if not a:
-        empty = np.zeros((0, WIDTH), dtype=np.int64)
-        return empty, empty.copy(), np.zeros(0, dtype=np.int64)
-    return np.stack(a), np.stack(b), np.array(viewers, dtype=np.int64)
-
-
-__all__ = ["Decision", "History", "pairs", "redeal", "redeals", "sample_hidden"]
+__all__ = ["History", "check_redeals"]

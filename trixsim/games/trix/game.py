@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim.game import Action, ActionMask, Decision, DecisionId, Seat
+from trixsim.game import Action, ActionMask, Decision, DecisionId, Redeals, Seat
 from trixsim.gamekit.game import CompiledGame
 from trixsim.games.trix import events as events_module
 from trixsim.games.trix import rules
@@ -184,6 +184,33 @@ class TrixGame(CompiledGame):
         from trixsim.games.trix.fast import play_lineup
 
         return play_lineup(strategies, seed, game_ids, observer)
+
+    # -- what the conformance kit (trixsim.testing) needs --------------------------------
+
+    def own_hands(self, state: GameState) -> np.ndarray:
+        """(B, 4) every seat's hand (32-bit card masks; hidden)."""
+        return state.hands.copy()
+
+    def redeal_pairs(self, states: list[GameState], actions: list[np.ndarray],
+                     gen: np.random.Generator, limit: int | None = None) -> Redeals:
+        """Decisions with the other seats' unplayed cards dealt anew consistently with the
+        contract's public history and replayed to the same decision
+        (``trixsim.games.trix.redeal``)."""
+        from trixsim.games.trix.redeal import redeal_pairs
+
+        return redeal_pairs(states, actions, gen, limit)
+
+    def policy_answers(self, policy: Any, params: np.ndarray, state: GameState,
+                       subkey: int) -> np.ndarray:
+        """A compiled policy's answer for the seat to act in each game, as the whole-game
+        loop asks it: the engine's 32-bit mask, the seat's hand (``UNIFORM``: Trix's
+        uniform policy)."""
+        from trixsim.games.trix.fast import resolve
+        from trixsim.policykit import policy_answers
+
+        hands = state.hands[np.arange(state.batch_size), state.turn]
+        return policy_answers(resolve(policy), state.data, legal_action_mask(state), hands,
+                              subkey, params)
 
     def raw_legal(self, state: GameState) -> np.ndarray:
         """The engine's 32-bit masks, the pass not in them (``observe`` and ``decision``

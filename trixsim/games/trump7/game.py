@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from trixsim.game import Action, ActionMask, Decision, DecisionId
+from trixsim.game import Action, ActionMask, Decision, DecisionId, Redeals
 from trixsim.gamekit.game import CompiledGame, compiled_lineup, policy_error
 from trixsim.games.trump7 import events as events_module
 from trixsim.games.trump7 import rules
@@ -176,6 +176,34 @@ class Trump7Game(CompiledGame):
         if keep:
             observer.events(st, ev)
         return st
+
+    # -- what the conformance kit (trixsim.testing) needs --------------------------------
+
+    def own_hands(self, state: GameState) -> np.ndarray:
+        """(B, 4) every seat's hand (52-bit card masks; hidden)."""
+        return state.hands.copy()
+
+    def redeal_pairs(self, states: list[GameState], actions: list[np.ndarray],
+                     gen: np.random.Generator, limit: int | None = None) -> Redeals:
+        """Decisions with the other hands and the stock's unseen order dealt anew
+        consistently with what the seat saw, checked by replaying every action through the
+        rules (``trixsim.games.trump7.redeal``)."""
+        from trixsim.games.trump7.redeal import redeal_pairs
+
+        return redeal_pairs(states, actions, gen, limit)
+
+    def policy_answers(self, policy: Any, params: np.ndarray, state: GameState,
+                       subkey: int) -> np.ndarray:
+        """A compiled policy's answer for the seat to act in each game, as the whole-game
+        loop asks it: the rules' mask, the seat's hand (``UNIFORM``: trump7's uniform
+        policy)."""
+        from trixsim.games.trump7.policy import uniform_policy
+        from trixsim.policykit import policy_answers
+        from trixsim.strategy import UNIFORM
+
+        hands = state.hands[np.arange(state.batch_size), state.turn]
+        return policy_answers(uniform_policy if policy is UNIFORM else policy, state.data,
+                              rules.legal_action_mask(state), hands, subkey, params)
 
     # -- results (not yet in the protocol) ----------------------------------------------
 
