@@ -482,7 +482,13 @@ async function loadSpecs() {
     const game = state && state.game_name ? state.game_name : "trix";
     const r = await fetch(`/api/strategies?game=${encodeURIComponent(game)}`);
     const data = await r.json();
-    $("#specs").replaceChildren(...data.strategies.map((s) => {
+    const levels = (data.levels || []).map((l) => {
+      const o = document.createElement("option");
+      o.value = l.name;
+      o.label = `${l.name}: ${l.about} (${l.spec})`;
+      return o;
+    });
+    $("#specs").replaceChildren(...levels, ...data.strategies.map((s) => {
       const o = document.createElement("option");
       o.value = s;
       return o;
