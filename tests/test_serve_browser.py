@@ -552,3 +552,26 @@ def test_a_quiet_king_of_hearts_holder_sends_nothing_to_the_other_browser(
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_the_host_seats_bots_by_level(browser: Any, served: Served,
+                                      shots: Callable[[Any, str], None]) -> None:
+    """The level picker fills the strategy box, says what the level means, and the seat
+    shows the level with the spec it plays."""
+    page = browser.new_context(**DESKTOP).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    create_table(page, served.url, "Ann")
+    row = page.locator("#seat-list li[data-seat='1']")
+    row.locator("select.level").wait_for()
+    assert row.locator("select.level option").all_inner_texts() == [
+        "level…", "easy", "medium", "hard", "expert"]
+    row.locator("select.level").select_option("expert")
+    assert row.locator("input.spec").input_value() == "expert"
+    assert "200 deals" in row.locator(".level-hint").inner_text()
+    shots(page, "level-picker")
+    row.locator("button.bot-btn").click()
+    page.wait_for_function("() => state.seats[1].kind === 'bot'")
+    assert page_state(page)["seats"][1]["name"] == "expert (pimc:worlds=200)"
+    assert served.table().seats[1].spec == "pimc:worlds=200"
+    assert not errors

@@ -32,6 +32,9 @@ Beyond the rules, a game says what its callers need and nothing of it is assumed
   which ``record`` and ``replay`` use besides the envelope;
 - **report aspects** (optional): ``report_aspects``, the import path of the report's
   plug-in for the game's own aspects (``trixsim.reports.aspects``); absent: none;
+- **difficulty levels** (optional): ``levels``, the game's ladder for people (easy,
+  medium, hard, expert: ``trixsim.levels.Level``, each a bundled spec and one line saying
+  what it means), offered by ``trixsim play --level`` and the web table; absent: none;
 - **the conformance kit** (``trixsim.testing``): ``own_hands`` (every seat's hidden
   hand) and ``redeal_pairs`` (states that look the same to a seat but differ in the cards
   hidden from it, for the fair-play check; a game without it is checked without fair

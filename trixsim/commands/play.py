@@ -59,7 +59,11 @@ def _offer_save(session: Any, seed: int, against: str) -> None:
 @click.option("--seat", type=click.IntRange(0, 3), default=None,
               help="Your seat, 0-3 (play goes 0, 1, 2, 3).  [default: 0]")
 @click.option("--against", default=None, metavar="SPEC",
-              help="The bots' strategy spec (see `trixsim strategies`).  [default: heuristic]")
+              help="The bots' strategy spec (see `trixsim strategies`).  [default: the "
+                   "medium level's, heuristic]")
+@click.option("--level", default=None, metavar="LEVEL",
+              help="How strong the bots are, instead of --against: easy, medium, hard "
+                   "or expert (`trixsim strategies --game NAME` says what each plays).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed of the deals (and of the bots' draws).  [default: a random one, "
                    "printed]")
@@ -71,8 +75,9 @@ def _offer_save(session: Any, seed: int, against: str) -> None:
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, metavar="FILE",
               help="Go on with a game saved when you quit (its seed, seat and bots).")
-def play_cmd(game_name: str | None, seat: int | None, against: str | None, seed: int | None,
-             record: Path | None, resume: Path | None) -> None:
+def play_cmd(game_name: str | None, seat: int | None, against: str | None,
+             level: str | None, seed: int | None, record: Path | None,
+             resume: Path | None) -> None:
     """Play Trix or trump7 at the terminal, you against three bots.
 
     Type a card (QH, 10S or TS), a contract name, y/n for the K♥ declaration, a bid
@@ -83,6 +88,7 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None, seed:
     """
     from trixsim.errors import StrategyError
     from trixsim.games import UnknownGameError, get_game
+    from trixsim.levels import UnknownLevelError, level_named
     from trixsim.loading import StrategyLoadError, load_strategy
     from trixsim.table import Table, parts
     from trixsim.terminal import QUIT, Session, Style, game_record, load_save
@@ -92,9 +98,10 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None, seed:
     saved: dict[str, Any] | None = None
     if resume is not None:
         if seat is not None or against is not None or seed is not None \
-                or game_name is not None:
+                or game_name is not None or level is not None:
             raise click.UsageError("--resume takes the seat, bots, seed and game from the "
-                                   "save; give none of --seat, --against, --seed, --game")
+                                   "save; give none of --seat, --against, --level, --seed, "
+                                   "--game")
         try:
             saved = load_save(resume)
         except ValueError as exc:
@@ -111,6 +118,13 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None, seed:
         raise click.BadParameter(f"the terminal table plays trix, trump7 and trump7-bid, not "
                                  f"{game_name!r}", param_hint="--game")
     seat = 0 if seat is None else seat
+    if level is not None:
+        if against is not None:
+            raise click.UsageError("give --level or --against, not both")
+        try:
+            against = level_named(game, level).spec
+        except UnknownLevelError as exc:
+            raise click.BadParameter(str(exc), param_hint="--level") from None
     against = "heuristic" if against is None else against.strip()
     seed = secrets.randbelow(2**31) if seed is None else seed
     if record is not None:

@@ -99,6 +99,19 @@ def strategies_command(specs: tuple[str, ...], as_json: bool, game: str) -> None
             if params:
                 seen.setdefault(id(params), info.name)
         click.echo("\n".join(blocks))
+        if not specs:
+            _echo_levels(game)
+
+
+def _echo_levels(game_name: str) -> None:
+    """The game's difficulty levels, one line each (none: nothing)."""
+    from trixsim.games import get_game
+    from trixsim.levels import describe
+
+    lines = describe(get_game(game_name))
+    if lines:
+        click.echo("\nlevels (trixsim play --level, and the web table's bot picker):")
+        click.echo("\n".join(f"  {line}" for line in lines))
 
 
 def register(group: click.Group) -> None:

@@ -283,7 +283,8 @@ class Server:
         game = request.query_params.get("game", "trix")
         if game not in self.hub.games():
             return JSONResponse({"error": "no such game"}, status_code=404)
-        return JSONResponse({"strategies": self.hub.bots_for(game).names()})
+        bots = self.hub.bots_for(game)
+        return JSONResponse({"strategies": bots.names(), "levels": bots.level_list()})
 
     async def games(self, request: Request) -> Response:
         return JSONResponse({"games": self.hub.games()})

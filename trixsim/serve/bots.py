@@ -6,7 +6,9 @@ name, with ``key=value`` parameters of their declared types, each number within 
 limits its strategy declares for strangers (``Param.limit``, e.g. ``pimc:worlds`` at
 most 256) and finite. The operator widens the list with ``trixsim serve --allow SPEC``:
 each such spec (any spec the loader takes, files included) is loaded once at start-up
-and may then be seated by its exact text. Everything else is refused with the same
+and may then be seated by its exact text. A level's name (``easy``, ``medium``, ``hard``,
+``expert``: ``Game.levels``) seats that level's bundled spec, under the same checks.
+Everything else is refused with the same
 message, whatever it names, so a refusal tells nothing about the server.
 """
 
@@ -16,6 +18,7 @@ import math
 import re
 from collections.abc import Iterable
 
+from trixsim.levels import Level, levels_of
 from trixsim.loading import StrategyLoadError, bundled, convert_params, load_strategy
 from trixsim.strategy import Strategy
 
@@ -38,6 +41,7 @@ class BotList:
                  game: str = "trix") -> None:
         """Load each operator-allowed spec now (StrategyLoadError if one cannot be)."""
         self.classes = bundled(game) if bundled_names else {}
+        self.levels = _levels(game) if bundled_names else ()
         self.allowed: dict[Spec, Strategy] = {}
         for spec in allowed:
             self.allowed[spec.strip()] = load_strategy(spec.strip(), game)
@@ -57,6 +61,25 @@ class BotList:
         """What the bot picker offers: the bundled names, then the allowed specs."""
         return list(self.classes) + [s for s in self.allowed if s not in self.classes]
 
+    def level_list(self) -> list[dict[str, str]]:
+        """The levels the bot picker offers, weakest first: name, spec and one line."""
+        return [{"name": lv.name, "spec": lv.spec, "about": lv.about} for lv in self.levels]
+
+    def resolve(self, spec: Spec) -> Spec:
+        """The spec ``spec`` plays: a level's bundled spec, else ``spec`` itself."""
+        text = spec.strip()
+        if text in self.allowed:
+            return text
+        return next((lv.spec for lv in self.levels if lv.name == text), text)
+
+    def label(self, spec: Spec) -> str:
+        """How a seated bot is shown: a level with the spec it plays, else the spec."""
+        text = spec.strip()
+        for lv in self.levels:
+            if lv.name == text and text not in self.allowed:
+                return f"{lv.name} ({lv.spec})"
+        return text
+
     def refusal(self) -> str:
         """The one refusal message (the same for every refused spec)."""
         return ("this table seats only these bots: " + ", ".join(self.names())
@@ -67,7 +90,7 @@ class BotList:
         """The strategy ``spec`` names, if this server seats it; BotRefused otherwise."""
         if not isinstance(spec, str) or len(spec) > MAX_SPEC:
             raise BotRefused(self.refusal())
-        text = spec.strip()
+        text = self.resolve(spec)
         if text in self.allowed:
             return self.allowed[text]
         m = SPEC_RE.match(text)
@@ -96,6 +119,16 @@ class BotList:
                              ) from None
         strategy.spec = text  # type: ignore[attr-defined]
         return strategy
+
+
+def _levels(game: str) -> tuple[Level, ...]:
+    """``game``'s ladder (none for a game the registry does not know)."""
+    from trixsim.games import UnknownGameError, get_game
+
+    try:
+        return levels_of(get_game(game))
+    except UnknownGameError:
+        return ()
 
 
 def _check_limit(cls: type[Strategy], key: str, value: object) -> None:

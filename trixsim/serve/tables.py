@@ -205,7 +205,8 @@ class GameTable:
             bot = self.bots.load(spec)
         except BotRefused as exc:
             raise Refused(str(exc)) from None
-        self.seats[s] = SeatInfo(kind=BOT, name=spec.strip(), spec=spec.strip(), bot=bot)
+        self.seats[s] = SeatInfo(kind=BOT, name=self.bots.label(spec),
+                                 spec=self.bots.resolve(spec), bot=bot)
         self._maybe_start()
 
     def clear_seat(self, by: int | None, seat: Any) -> None:

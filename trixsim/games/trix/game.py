@@ -44,6 +44,7 @@ from trixsim.games.trix.types import (
     TRIX,
 )
 from trixsim.jitcache import guard, sources
+from trixsim.levels import Level
 
 SUIT_WORDS = ("hearts", "clubs", "diamonds", "spades")
 _PASS_BIT = np.uint64(1) << np.uint64(PASS)
@@ -79,6 +80,16 @@ class TrixGame(CompiledGame):
                      "by the rules")
     format_limits = {"trixsim-run/1": None}
     """Notes ``trixsim check`` prints about runs of older formats (filled below)."""
+    levels = (
+        Level("easy", "random", "plays any legal card, contract or move at random"),
+        Level("medium", "heuristic", "plays by rules of thumb (voids, the K♥, safe "
+                                     "cards), without looking ahead"),
+        Level("hard", "pimc", "deals the hidden cards 24 ways and plays each move out in "
+                              "all of them"),
+        Level("expert", "pimc:worlds=200", "the same search over 200 deals: the "
+                                           "strongest bot at the table"),
+    )
+    """The difficulty ladder people choose from (trixsim.levels)."""
 
     def verify_tables(self, tables: dict[str, Any], start: int, stop: int,
                       rows: dict[str, int]) -> list[str]:

@@ -27,6 +27,7 @@ from trixsim.games.trump7.events import EventLog
 from trixsim.games.trump7.observation import FIELDS, Observation, describe, observe
 from trixsim.games.trump7.outcomes import TABLE_SCHEMAS, OutcomeLog, PointsAudit
 from trixsim.games.trump7.state import BID, DONE, PLAY, GameState
+from trixsim.levels import Level
 
 PLAY_DECISION = Decision(PLAY, "play", "play")
 BID_DECISION = Decision(BID, "bid", "bid")
@@ -59,6 +60,16 @@ class Trump7Game(CompiledGame):
     check_summary = ("points from tricks, honours and bids, 13 tricks and 12 honour points "
                      "a game, winners, losers and sums by the rules")
     format_limits: dict[str, str | None] = {}
+    levels = (
+        Level("easy", "random", "plays any legal card (and bid) at random"),
+        Level("medium", "heuristic", "plays by rules of thumb (when to trump, when to "
+                                     "save honours, what to lead), without looking ahead"),
+        Level("hard", "pimc", "deals the unseen cards 24 ways and plays each move out in "
+                              "all of them"),
+        Level("expert", "pimc:worlds=64", "the same search over 64 deals: the strongest "
+                                          "bot at the table"),
+    )
+    """The difficulty ladder people choose from (trixsim.levels)."""
 
     def __init__(self, bidding: bool) -> None:
         self.bidding = bidding

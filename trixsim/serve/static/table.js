@@ -25,6 +25,7 @@ let pending = null;        // a card tapped while a finished trick is shown: pla
 let fatal = false;
 let retry = 500;
 let specsFor = null;       // the game whose strategies the bot picker offers
+let levels = [];           // that game's difficulty levels: {name, spec, about}, weakest first
 
 // the renderer of the game being shown (Trix's unless the state names another game)
 function renderer(msg = state) {
@@ -208,6 +209,7 @@ function drawWaiting(msg) {
       input.setAttribute("list", "specs");
       input.value = "heuristic";
       input.setAttribute("aria-label", `strategy for seat ${info.seat}`);
+      if (levels.length) li.append(levelPicker(input, info.seat));
       li.append(input, button("Seat a bot", () => send({ type: "bot", seat: info.seat,
         spec: input.value }), "bot-btn"));
     }
@@ -477,16 +479,52 @@ async function loadGames() {
   } catch (e) { /* trix stays offered */ }
 }
 
+// a choice of the game's levels that fills the strategy box beside it (which still takes
+// any strategy the server seats)
+function levelPicker(input, seat) {
+  const pick = document.createElement("select");
+  pick.className = "level";
+  pick.setAttribute("aria-label", `level for seat ${seat}`);
+  const first = document.createElement("option");
+  first.value = "";
+  first.textContent = "level…";
+  pick.append(first, ...levels.map((l) => {
+    const o = document.createElement("option");
+    o.value = l.name;
+    o.textContent = l.name;
+    o.title = `${l.about} (${l.spec})`;
+    return o;
+  }));
+  const hint = document.createElement("span");
+  hint.className = "level-hint";
+  pick.addEventListener("change", () => {
+    const l = levels.find((x) => x.name === pick.value);
+    if (l) input.value = l.name;
+    hint.textContent = l ? `${l.about} (${l.spec})` : "";
+  });
+  const box = document.createElement("span");
+  box.className = "level-box";
+  box.append(pick, hint);
+  return box;
+}
+
 async function loadSpecs() {
   try {
     const game = state && state.game_name ? state.game_name : "trix";
     const r = await fetch(`/api/strategies?game=${encodeURIComponent(game)}`);
     const data = await r.json();
-    $("#specs").replaceChildren(...data.strategies.map((s) => {
+    levels = data.levels || [];
+    $("#specs").replaceChildren(...levels.map((l) => {
+      const o = document.createElement("option");
+      o.value = l.name;
+      o.label = `${l.name}: ${l.about} (${l.spec})`;
+      return o;
+    }), ...data.strategies.map((s) => {
       const o = document.createElement("option");
       o.value = s;
       return o;
     }));
+    if (state && state.phase === "waiting") drawWaiting(state);  // the seats gain level pickers
   } catch (e) { /* the list is only a convenience */ }
 }
 
