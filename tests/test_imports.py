@@ -22,6 +22,8 @@ ALLOWED: dict[str, str] = {
     "trixsim.strategies._pimc_kernels": "Trix's pimc's compiled kernels",
     "trixsim.strategies.expert": "Trix's learned expert policy",
     "trixsim.strategies._expert_kernels": "Trix's expert's features and compiled scorer",
+    # Trix's own plug-in of the terminal table (Trix's Game.terminal names it)
+    "trixsim.terminal.trix": "Trix at the terminal: its session, typed moves and records",
     # Trix's aspects of the reports (contract ordering, K♥, trix timing, per contract);
     # the generic core of the same modules reads only the games table
     "trixsim.reports.aggregate": "Trix's per-contract sums",
@@ -36,8 +38,6 @@ ALLOWED: dict[str, str] = {
     "trixsim.train.verify": "train: each iteration verified on Trix deals",
     "trixsim.train.expert_search": "train: the prototype search with Trix's expert",
     "trixsim.train._search_kernels": "train: its compiled Trix search",
-    "trixsim.terminal.session": "play: Trix at the terminal",
-    "trixsim.terminal.text": "play: Trix's terminal text",
     "trixsim.testing._common": "check_strategy's Trix scenarios",
     "trixsim.testing.engine": "check_game_engine: Trix's engine conformance",
     "trixsim.testing.fairness": "Trix's fair-play checks",
@@ -103,6 +103,8 @@ def test_the_generic_layers_import_no_trix() -> None:
                "trixsim.sim", "trixsim.commands.record", "trixsim.search.deal",
                "trixsim.search", "trixsim.search.pimc", "trixsim.strategies.trump7_pimc",
                "trixsim.strategies._trump7_pimc_kernels", "trixsim.table", "trixsim.serve.tables",
-               "trixsim.serve.wire", "trixsim.serve.store"]
+               "trixsim.serve.wire", "trixsim.serve.store", "trixsim.terminal",
+               "trixsim.terminal.session", "trixsim.terminal.text", "trixsim.terminal.names",
+               "trixsim.commands.play"]
     found = walk()
     assert [m for m in generic if m in found] == []

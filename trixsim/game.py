@@ -31,7 +31,10 @@ Beyond the rules, a game says what its callers need and nothing of it is assumed
   ``format`` name, ``recorder``, ``parse`` and ``check``; Trix's trixsim-transcript/1),
   which ``record`` and ``replay`` use besides the envelope;
 - **report aspects** (optional): ``report_aspects``, the import path of the report's
-  plug-in for the game's own aspects (``trixsim.reports.aspects``); absent: none.
+  plug-in for the game's own aspects (``trixsim.reports.aspects``); absent: none;
+- **terminal table** (optional): ``terminal``, the import path of the game's terminal
+  plug-in, whose ``SESSION`` plays it at ``trixsim play`` (``trixsim.terminal.session``);
+  absent: the terminal table does not play it.
 """
 
 from __future__ import annotations
