@@ -22,6 +22,11 @@ ALLOWED: dict[str, str] = {
     "trixsim.strategies._pimc_kernels": "Trix's pimc's compiled kernels",
     "trixsim.strategies.expert": "Trix's learned expert policy",
     "trixsim.strategies._expert_kernels": "Trix's expert's features and compiled scorer",
+    # Trix's own plug-in for training its expert (trixsim.train is the generic loop)
+    "trixsim.strategies.expert_training.data": "Trix's expert: self-play data, labelled",
+    "trixsim.strategies.expert_training.trainee": "Trix's expert as a trixsim.train Trainee",
+    "trixsim.strategies.expert_training.search": "Trix's expert-search prototype",
+    "trixsim.strategies.expert_training._search_kernels": "expert-search's compiled parts",
     # Trix's own plug-in of the terminal table (Trix's Game.terminal names it)
     "trixsim.terminal.trix": "Trix at the terminal: its session, typed moves and records",
     # Trix's aspects of the reports (contract ordering, K♥, trix timing, per contract);
@@ -34,10 +39,6 @@ ALLOWED: dict[str, str] = {
     "trixsim.reports.verdict_plots": "Trix's aspect forest plots",
     "trixsim.reports.verdicts": "Trix's aspect verdicts",
     # Trix-only features not yet split into a generic core and a Trix plug-in
-    "trixsim.train.data": "train: self-play data of Trix labelled by a Trix teacher",
-    "trixsim.train.verify": "train: each iteration verified on Trix deals",
-    "trixsim.train.expert_search": "train: the prototype search with Trix's expert",
-    "trixsim.train._search_kernels": "train: its compiled Trix search",
     "trixsim.testing._common": "check_strategy's Trix scenarios",
     "trixsim.testing.engine": "check_game_engine: Trix's engine conformance",
     "trixsim.testing.fairness": "Trix's fair-play checks",
@@ -105,6 +106,7 @@ def test_the_generic_layers_import_no_trix() -> None:
                "trixsim.strategies._trump7_pimc_kernels", "trixsim.table", "trixsim.serve.tables",
                "trixsim.serve.wire", "trixsim.serve.store", "trixsim.terminal",
                "trixsim.terminal.session", "trixsim.terminal.text", "trixsim.terminal.names",
-               "trixsim.commands.play"]
+               "trixsim.commands.play", "trixsim.train", "trixsim.train.fit",
+               "trixsim.train.verify", "trixsim.train.plots", "trixsim.commands.train"]
     found = walk()
     assert [m for m in generic if m in found] == []
