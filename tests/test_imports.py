@@ -107,6 +107,26 @@ def test_the_generic_layers_import_no_trix() -> None:
                "trixsim.serve.wire", "trixsim.serve.store", "trixsim.terminal",
                "trixsim.terminal.session", "trixsim.terminal.text", "trixsim.terminal.names",
                "trixsim.commands.play", "trixsim.train", "trixsim.train.fit",
-               "trixsim.train.verify", "trixsim.train.plots", "trixsim.commands.train"]
+               "trixsim.train.verify", "trixsim.train.plots", "trixsim.commands.train",
+               "trixsim.serve.app", "trixsim.serve.hub", "trixsim.serve.bots",
+               "trixsim.commands.serve"]
     found = walk()
     assert [m for m in generic if m in found] == []
+
+
+def test_the_generic_play_serve_and_train_layers_name_no_game() -> None:
+    """No game's name as a value (a default, a branch) in the layers below the command
+    line that play, serve or train any game: they are given their game."""
+    names = {"trix", "trump7", "trump7-bid"}
+    modules = ["terminal/session.py", "terminal/text.py", "terminal/names.py",
+               "terminal/__init__.py", "train/__init__.py", "train/fit.py",
+               "train/verify.py", "train/plots.py", "serve/app.py", "serve/hub.py",
+               "serve/bots.py", "serve/tables.py", "serve/wire.py", "table.py"]
+    found = {}
+    for rel in modules:
+        tree = ast.parse((ROOT / "trixsim" / rel).read_text(encoding="utf-8"))
+        hits = [n.lineno for n in ast.walk(tree)
+                if isinstance(n, ast.Constant) and n.value in names]
+        if hits:
+            found[rel] = hits
+    assert found == {}
