@@ -34,8 +34,6 @@ ALLOWED: dict[str, str] = {
     "trixsim.reports.trix_pairing": "Trix's own plug-in: its report aspects",
     "trixsim.reports.trix_plots": "Trix's own plug-in: its report aspects",
     "trixsim.reports.trix_sums": "Trix's own plug-in: its report aspects",
-    # Trix-only features not yet split into a generic core and a Trix plug-in
-    "trixsim.testing.engine": "check_game_engine: Trix's engine conformance",
 }
 
 

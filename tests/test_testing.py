@@ -11,20 +11,16 @@ from cheats import Peeker
 
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import GameState, IllegalActionError, Observation
+from trixsim.games.trix import conformance as engine_check
 from trixsim.games.trix.adapter import adapt
 from trixsim.games.trix.cards import KING_OF_HEARTS, choose_uniform, highest_card, lowest_card
+from trixsim.games.trix.conformance import check_game_engine
 from trixsim.games.trix.policy import C
 from trixsim.games.trix.state import COL
 from trixsim.games.trix.types import GENERAL, PLAY, RAY
 from trixsim.loading import bundled
 from trixsim.strategy import Param, Strategy
-from trixsim.testing import (
-    ConformanceError,
-    check_fair_play,
-    check_game_engine,
-    check_strategy,
-)
-from trixsim.testing import engine as engine_check
+from trixsim.testing import ConformanceError, check_fair_play, check_strategy
 
 GAMES = 12
 """Enough games for every decision to come up (most broken bots fail at once anyway)."""

@@ -13,11 +13,12 @@ paragraph naming the check, the decision and the game if the strategy breaks a r
 strategy API: answers of the wrong shape or dtype, illegal actions, answers that change
 between two plays of the same games, answers that depend on the batch (its size, order or
 the other games in it), changes to the observation, reads of undeclared observation fields,
-malformed ``params``. ``check_game_engine`` plays random games through the engine's public
-calls and checks its contract with every driver (legal masks, refusal of illegal actions,
-determinism, hidden cards kept out of observations, totals) of Trix's engine; ``check_game``
-plays any game through the ``Game`` protocol alone. ``check_policy`` (part of
-``check_strategy``) plays a strategy's compiled policy against its methods.
+malformed ``params``. ``trixsim.games.trix.conformance.check_game_engine`` plays random
+games through Trix's engine's public calls and checks its contract with every driver
+(legal masks, refusal of illegal actions, determinism, hidden cards kept out of
+observations, totals); ``check_game`` plays any game through the ``Game`` protocol
+alone. ``check_policy`` (part of ``check_strategy``) plays a strategy's compiled policy
+against its methods.
 ``check_fair_play`` (part of both) has the game re-deal the hidden cards of many decisions
 consistently with the public history (Trix: played cards, shown voids, a declared K♥,
 trix passes; trump7: played cards, shown voids, the turned card's holder, the bids, the
@@ -55,11 +56,10 @@ seconds for the bundled ``heuristic`` at the defaults.
 from __future__ import annotations
 
 from trixsim.testing._common import ConformanceError
-from trixsim.testing.engine import check_game_engine
 from trixsim.testing.fairness import FairPlay, check_fair_play
 from trixsim.testing.game import check_game
 from trixsim.testing.policy import check_policy
 from trixsim.testing.strategy import check_strategy
 
-__all__ = ["ConformanceError", "FairPlay", "check_fair_play", "check_game", "check_game_engine",
-           "check_policy", "check_strategy"]
+__all__ = ["ConformanceError", "FairPlay", "check_fair_play", "check_game", "check_policy",
+           "check_strategy"]

@@ -1,5 +1,6 @@
 """``check_game_engine``: random play through the Trix engine's calls, every property
-checked at every step."""
+checked at every step (Trix's own engine conformance; ``trixsim.testing.check_game``
+checks any game through the ``Game`` protocol alone)."""
 
 from __future__ import annotations
 
