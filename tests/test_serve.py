@@ -527,6 +527,18 @@ def test_serve_command_rejects_bad_options_in_one_line(tmp_path: Path) -> None:
     busy.close()
 
 
+def test_serve_says_which_games_it_serves(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start-up line names every game a table may play (it used to say Trix alone)."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    res = CliRunner().invoke(cli, ["serve", "--port", "0", "--records", str(tmp_path / "r")])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("Serving tables of trix, trump7, trump7-bid on http://"), \
+        res.output
+
+
 def test_unfinished_tables_survive_a_restart(tmp_path: Path) -> None:
     """A server stopped mid-game and started again on the same folder has the table back:
     same link, same seat tokens, the same view for each person (chosen card and last-trick

@@ -116,7 +116,8 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
     sock = _bind(host, port)
     shown = f"[{host}]" if ":" in host else host
     kept = "" if keep is None else f", unfinished ones are kept in {keep}/"
-    click.echo(f"Serving Trix tables on http://{shown}:{sock.getsockname()[1]}/ "
+    click.echo(f"Serving tables of {', '.join(hub.games())} on "
+               f"http://{shown}:{sock.getsockname()[1]}/ "
                f"(finished games go to {records}/{kept}); Ctrl-C stops.")
     limits = Limits(think=think_limit, origins=frozenset(o.rstrip("/") for o in origins))
     app = create_app(hub, limits, host_names(host, origins))
