@@ -7,34 +7,26 @@ of the same deal, so the cards cancel out; the four seat differences of a deal a
 averaged and the deal is the independent unit for the interval. Which side of zero is
 better is the game's (``Game.higher_is_better``): in Trix lower totals are better, so a
 negative difference means A is better; in trump7 more points are, so a positive one does.
-The per-contract breakdown is Trix's (a game without a ``contracts`` table has none).
+A game's aspects plug-in may add a breakdown of its own (``compare_rows``; Trix: the
+picker's points by contract), kept as ``by_contract`` in ``compare.json``.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from trixsim.reports.aspects import aspects_of
 from trixsim.reports.report import Doc
-from trixsim.reports.stats import (
-    SPRT,
-    Z95,
-    Estimate,
-    Moments,
-    estimate,
-    json_safe,
-    moments_ci,
-    wilson,
-)
-from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, open_run
+from trixsim.reports.stats import SPRT, Estimate, Moments, estimate, json_safe, wilson
+from trixsim.reports.tables import RunFolder, RunReadError, batches, open_run
 
 from trixsim.cutpoints import cut
 from trixsim.folders import write_atomic
-from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.pool import Backend, LocalBackend
 from trixsim.runfolder import CompareSettings, RunFolderError, compare_settings, game_of
 from trixsim.runner import RunConfig, RunWriter
@@ -122,12 +114,15 @@ class Comparison:
     loss_diff: Estimate
     rates: dict[str, dict[str, list[float]]]  # who -> win/loss -> [rate, lo, hi]
     by_contract: list[dict[str, object]]
+    """The game's own breakdown (its aspects' ``compare_rows``; Trix: by contract)."""
     sprt: dict[str, object] | None = None
     rounds: list[dict[str, object]] = field(default_factory=list)
     higher_is_better: bool = False
     """The game's score direction (``summarise`` always sets it from the run's game)."""
     score_word: str = "total"
     """What the game calls a final score (Trix: total, trump7: points)."""
+    aspects: Any = None
+    """The game's aspects plug-in, which writes ``by_contract`` (``compare_section``)."""
 
     def better(self) -> str | None:
         """The better strategy in the game's own direction, or None when the interval
@@ -169,15 +164,8 @@ class Comparison:
                          f"{100 * diff.mean:.1f} [{100 * diff.lo:.1f}, {100 * diff.hi:.1f}]"])
         d.table(["", "A (seats of A)", "B (same seats, all-B game)", "A − B (percentage points)"],
                 rows)
-        if not self.by_contract:
-            return self._sprt_doc(d)
-        d.p("By contract: the picker's mean points (multipliers included) when A picks, "
-            "against B picking in the same seats on the same deals (all-B game); the "
-            "difference's interval treats contracts as independent.")
-        d.table(["contract", "A picks: n", "A mean", "B picks: n", "B mean", "A − B [95%]"],
-                [[c["contract"], f"{c['a_n']:,}", f"{c['a_mean']:.1f}", f"{c['b_n']:,}",
-                  f"{c['b_mean']:.1f}", f"{c['diff']:.1f} [{c['lo']:.1f}, {c['hi']:.1f}]"]
-                 for c in self.by_contract])
+        if self.by_contract and self.aspects is not None:
+            self.aspects.compare_section(d, self.by_contract)
         return self._sprt_doc(d)
 
     def _sprt_doc(self, d: Doc) -> Doc:
@@ -245,39 +233,11 @@ def read_deals(folder: RunFolder, lineup_ids: Sequence[int] = (0, 1, 2, 3, 4),
     return DealResults(finals[:, keep], wins[:, keep], losses[:, keep])
 
 
-def by_contract(folders: list[RunFolder]) -> list[dict[str, object]]:
-    """The picker's points by contract: A picking (lineup s, seat s) against B (all-B game)."""
-    m = np.zeros((2, len(CONTRACT_NAMES), 3))
-    names = {c: i for i, c in enumerate(CONTRACT_NAMES)}
-    cols = ["lineup", "picker", "contract", *(f"points_{s}" for s in range(4))]
-    for folder in folders:
-        for b in batches(folder, "contracts", cols):
-            lu = b["lineup"].astype(np.int64)
-            picker = b["picker"].astype(np.int64)
-            contract = decode(b["contract"], names)
-            pts = np.stack([b[f"points_{s}"] for s in range(4)], axis=1).astype(np.float64)
-            pp = pts[np.arange(len(lu)), picker]
-            for side, rows in ((0, lu == picker), (1, lu == ALL_B)):
-                c, x = contract[rows], pp[rows]
-                for k, v in enumerate((None, x, x * x)):
-                    m[side, :, k] += np.bincount(c, weights=v, minlength=len(CONTRACT_NAMES))
-    out = []
-    for c, name in enumerate(CONTRACT_NAMES):
-        (am, alo, _), (bm, blo, _) = (moments_ci(*m[side, c]) for side in (0, 1))
-        se = math.hypot(am - alo, bm - blo) / Z95  # independent samples
-        diff = float(am - bm)
-        out.append({"contract": name, "a_n": int(m[0, c, 0]), "a_mean": float(am),
-                    "b_n": int(m[1, c, 0]), "b_mean": float(bm), "diff": diff,
-                    "lo": diff - Z95 * se, "hi": diff + Z95 * se})
-    return out
-
-
 def summarise(a: str, b: str, deals: DealSums, folders: list[RunFolder]) -> Comparison:
-    """All the statistics of a comparison from the sums of its deals and its contract
-    tables (the run's game's direction; Trix's per-contract breakdown where there is a
-    contracts table)."""
+    """All the statistics of a comparison from the sums of its deals and its tables (the
+    run's game's direction; the breakdown of the game's aspects plug-in, if it has one)."""
     game = game_of(folders[0].meta)
-    contracts = "contracts" in game.table_schemas
+    aspects = aspects_of(game)
     rates: dict[str, dict[str, list[float]]] = {}
     for who, k in (("A", 0), ("B", 1)):
         rates[who] = {what: [float(v) for v in wilson(deals.counts[k, i], deals.counts[k, 2])]
@@ -285,8 +245,9 @@ def summarise(a: str, b: str, deals: DealSums, folders: list[RunFolder]) -> Comp
     return Comparison(a, b, int(deals.diffs.size), estimate(deals.diffs),
                       [m.estimate() for m in deals.seat], deals.win.estimate(),
                       deals.loss.estimate(), rates,
-                      by_contract(folders) if contracts else [],
-                      higher_is_better=game.higher_is_better, score_word=game.score_word)
+                      aspects.compare_rows(folders, ALL_B) if hasattr(aspects, "compare_rows")
+                      else [], higher_is_better=game.higher_is_better,
+                      score_word=game.score_word, aspects=aspects)
 
 
 def compare(a: str, b: str, games: int, seed: int, out: Path, workers: int = 1,

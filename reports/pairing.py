@@ -12,10 +12,10 @@ Every comparison is reduced to one value per deal (the mean over the pairs of th
 and its interval is over deals, the independent unit. Differences are always A − B with A
 before B in display order; which sign is better is the game's (``Paired.higher_is_better``):
 in Trix lower totals win, so a negative difference means A is better, in trump7 the
-opposite. Only the final scores are paired in every game; Trix's runs add their
-per-contract aspects (contracts picked, K♥ declaration, trix timing), and a game that
-names an aspects plug-in (``reports.aspects``) adds the measures it computes from its
-games table.
+opposite. Only the final scores are paired in every game; a game that names an aspects
+plug-in (``reports.aspects``) adds the measures it computes from its games table and the
+paired values it takes of its own data (Trix: contracts picked, K♥ declaration, trix
+timing).
 """
 
 from __future__ import annotations
@@ -28,16 +28,10 @@ from typing import Any
 import numpy as np
 from trixsim.reports.aspects import aspects_of
 from trixsim.reports.stats import Estimate, Moments
-from trixsim.reports.tables import RunFolder, RunReadError, batches, decode, game_of_runs
+from trixsim.reports.tables import RunFolder, RunReadError, batches, game_of_runs
 
-from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.loading import split_specs
 
-N_C = len(CONTRACT_NAMES)
-RAY, GENERAL, TRIX = (CONTRACT_NAMES.index(c) for c in ("ray", "general", "trix"))
-KH_CONTRACTS = {RAY: 0, GENERAL: 1}
-DECISIONS = ("both declare", "only A declares", "only B declares", "neither declares")
-TIMINGS = ("A earlier", "same pick", "A later")
 MATCHED, SEAT = "matched", "seat"
 
 Key = tuple[str, str, str, str, str]  # (a, b, aspect, cell, measure)
@@ -46,9 +40,10 @@ BLOCK_BYTES = 192 << 20
 """About how much memory the games of one block of deals may take while they are paired:
 runs are read a block of deals at a time, so a report's memory does not grow with games."""
 PER_LINEUP_DEAL, PER_DEAL = 300, 4000
-"""Bytes of one lineup's games on one deal in a ``DealTable``, and per deal of the pairing
-(per-deal sums of about 90 keys, two float64 each, and temporaries over 28 contract
-numbers for K♥), as measured on the peak memory of a report."""
+"""Bytes of one lineup's games on one deal in a ``DealTable`` (with a game's own data:
+Trix's contracts), and per deal of the pairing (per-deal sums of about 90 keys, two
+float64 each, and temporaries over 28 contract numbers for Trix's K♥), as measured on the
+peak memory of a report."""
 
 
 class DuplicateRunError(ValueError):
@@ -97,15 +92,10 @@ class DealTable:
     """Every game of the runs on one seed in a block of deals (from deal ``first``), by
     (lineup row, deal, seat).
 
-    ``finals`` is NaN where a game was not played. ``own[r, d, s, c]`` is seat s's points
-    in contract c it picked itself (multipliers included, 0 if not played), ``table`` the
-    other three seats' summed points in it; ``other`` seat s's points in contracts the
-    others picked. ``trix_pick`` is the pick number of seat s's trix (0: not played).
-    ``kh[r, d, k]`` codes contract number k+1 when it is ray or general:
-    ``which * 8 + holder * 2 + declared`` (-1 otherwise), with the holder's points
-    (``kh_own``) and the other seats' summed points (``kh_table``). ``extra`` holds the
-    per-seat columns a game's aspects plug-in reads, by stem, ``[row, deal, seat]``
-    (NaN where not played).
+    ``finals`` is NaN where a game was not played. ``extra`` holds the per-seat columns
+    a game's aspects plug-in reads, by stem, ``[row, deal, seat]`` (NaN where not
+    played); ``data`` its own data of the block (its ``deal_data``, filled by its
+    ``read_deals``; None: it has none, or no two games of the block are paired).
     """
 
     seed: int
@@ -113,14 +103,8 @@ class DealTable:
     lineups: list[tuple[str, ...]]
     runs: list[list[str]]
     finals: np.ndarray
-    own: np.ndarray
-    table: np.ndarray
-    other: np.ndarray
-    trix_pick: np.ndarray
-    kh: np.ndarray
-    kh_own: np.ndarray
-    kh_table: np.ndarray
     extra: dict[str, np.ndarray] = field(default_factory=dict)
+    data: Any = None
 
     @property
     def deals(self) -> int:
@@ -158,8 +142,8 @@ class _Group:
     """The runs on one seed, read a block of deals at a time as ``DealTable``s."""
 
     def __init__(self, seed: int, runs: list[RunFolder], ids: list[str],
-                 columns: Sequence[str] = ()) -> None:
-        self.seed, self.runs = seed, runs
+                 aspects: Any = None) -> None:
+        self.seed, self.runs, self.aspects = seed, runs, aspects
         self.first = min(int(r.meta.get("first_game", 0)) for r in runs)
         self.end = max(int(r.meta.get("first_game", 0)) + int(r.meta.get("games", 0))
                        for r in runs)
@@ -176,9 +160,11 @@ class _Group:
             for i in range(len(r.lineups)):
                 self.ids[m[i]].append(rid)
         matched, seat = lineup_pairs(self.lineups)
-        # without any pair only the finals are needed (per-lineup view): skip the contracts
-        self.paired = bool(matched or seat) and all(r.has_contracts for r in runs)
-        self.columns = list(columns) if (matched or seat) else []  # a game plug-in's
+        # without any pair only the finals are needed (per-lineup view): skip the rest
+        self.paired = bool(matched or seat)
+        columns = getattr(aspects, "COLUMNS", ()) if self.paired else ()
+        self.columns = list(columns)  # a game plug-in's per-seat columns
+        self.own = self.paired and hasattr(aspects, "deal_data")  # and its own data
 
     def blocks(self, size: int | None = None) -> Iterator[DealTable]:
         """The group's deals in blocks of ``size`` (default: what ``BLOCK_BYTES`` holds)."""
@@ -191,30 +177,27 @@ class _Group:
     def table(self, lo: int, hi: int) -> DealTable:
         """Every game of deals lo..hi-1."""
         n, g = len(self.lineups), hi - lo
-        h = g if self.paired else 0
         t = DealTable(self.seed, lo, self.lineups, self.ids,
-                      np.full((n, g, 4), np.nan, dtype=np.float32),
-                      np.zeros((n, h, 4, N_C), dtype=np.int16),
-                      np.zeros((n, h, 4, N_C), dtype=np.int16),
-                      np.zeros((n, h, 4), dtype=np.int32), np.zeros((n, h, 4), dtype=np.int8),
-                      np.full((n, h, 28), -1, dtype=np.int8),
-                      np.zeros((n, h, 28), dtype=np.int16), np.zeros((n, h, 28), dtype=np.int16))
+                      np.full((n, g, 4), np.nan, dtype=np.float32))
         t.extra = {c: np.full((n, g, 4), np.nan, dtype=np.float32) for c in self.columns}
+        if self.own:
+            t.data = self.aspects.deal_data(n, g)
         for r, m in zip(self.runs, self.maps, strict=True):
             _read_games(r, t, m)
-            if h:
-                _read_contracts(r, t, m)
+            if self.own:
+                self.aspects.read_deals(r, t.data, (lo, hi),
+                                        lambda b, r=r, m=m: _rows(r, t, m, b))
         return t
 
 
 def groups(runs: Sequence[RunFolder], ids: Sequence[str],
-           columns: Sequence[str] = ()) -> list[_Group]:
-    """The runs by seed: deals are the same only within a seed (``columns``: per-seat
-    column stems to read besides the final scores)."""
+           aspects: Any = None) -> list[_Group]:
+    """The runs by seed: deals are the same only within a seed (``aspects``: the game's
+    aspects plug-in, whose data is read besides the final scores)."""
     by_seed: dict[int, list[int]] = defaultdict(list)
     for k, r in enumerate(runs):
         by_seed[int(r.meta.get("seed", 0))].append(k)
-    return [_Group(seed, [runs[k] for k in ks], [ids[k] for k in ks], columns)
+    return [_Group(seed, [runs[k] for k in ks], [ids[k] for k in ks], aspects)
             for seed, ks in by_seed.items()]
 
 
@@ -229,7 +212,7 @@ def read_pairs(runs: Sequence[RunFolder], ids: Sequence[str], order: Sequence[st
     pairer = Pairer(order, keep_deals, game.higher_is_better if game is not None else False,
                     aspects)
     stats: list[LineupStats] = []
-    for grp in groups(runs, ids, aspects.COLUMNS if aspects is not None else ()):
+    for grp in groups(runs, ids, aspects):
         mine = [LineupStats(grp.seed, lineup, grp.ids[r])
                 for r, lineup in enumerate(grp.lineups)]
         for t in grp.blocks(block):
@@ -263,36 +246,6 @@ def _read_games(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
         r, g = _rows(run, t, m, b)
         for col in cols:
             t.extra[col[:-2]][r, g, int(col[-1])] = b[col]
-
-
-def _read_contracts(run: RunFolder, t: DealTable, m: np.ndarray) -> None:
-    names = {c: i for i, c in enumerate(CONTRACT_NAMES)}
-    cols = ["game", "lineup", "number", "picker", "pick", "contract", "kh_holder", "declared",
-            *(f"points_{s}" for s in range(4))]
-    for b in batches(run, "contracts", cols, games=(t.first, t.first + t.deals)):
-        r, g = _rows(run, t, m, b)
-        c = decode(b["contract"], names)
-        if c.size and c.max() >= N_C:
-            raise RunReadError(f"{run.path}: unknown contract name in the contracts table")
-        p = b["picker"].astype(np.int64)
-        pts = np.stack([b[f"points_{s}"] for s in range(4)], axis=1).astype(np.int64)
-        rows = np.arange(len(r))
-        total = pts.sum(axis=1)
-        t.own[r, g, p, c] = pts[rows, p]
-        t.table[r, g, p, c] = total - pts[rows, p]
-        for s in range(4):
-            np.add.at(t.other[:, :, s], (r, g), np.where(p != s, pts[:, s], 0))
-        trix = c == TRIX
-        t.trix_pick[r[trix], g[trix], p[trix]] = b["pick"][trix]
-        holder = b["kh_holder"].astype(np.int64)
-        kh = ((c == RAY) | (c == GENERAL)) & (holder >= 0) & (holder < 4)
-        k = np.clip(b["number"].astype(np.int64), 1, 28)[kh] - 1
-        h = holder[kh]
-        code = (c[kh] == GENERAL) * 8 + h * 2 + b["declared"][kh].astype(np.int64)
-        ri, gi = r[kh], g[kh]
-        t.kh[ri, gi, k] = code
-        t.kh_own[ri, gi, k] = pts[kh][np.arange(h.size), h]
-        t.kh_table[ri, gi, k] = total[kh] - t.kh_own[ri, gi, k]
 
 
 def lineup_pairs(lineups: Sequence[tuple[str, ...]]
@@ -349,6 +302,8 @@ class Paired:
     """The game's score direction: whether a positive A − B means A is better."""
     summary: tuple[tuple[str, tuple[str, str, str], str], ...] = ()
     """A game plug-in's summary verdict columns: (name, (aspect, cell, measure), meaning)."""
+    aspects: Any = None
+    """The game's aspects plug-in (``reports.aspects``), for its hooks on the verdicts."""
 
     def a_better(self, mean: float) -> bool:
         """Whether an A − B difference of ``mean`` (not 0) favours A in this game."""
@@ -392,8 +347,7 @@ class Pairer:
     def add(self, t: DealTable) -> None:
         """Pair the games of one block of deals (every deal of it is whole here)."""
         matched, seat = lineup_pairs(t.lineups)
-        values = self.aspects.measures(t.extra) if self.aspects is not None and t.extra \
-            else {}
+        values = self.aspects.measures(t.extra) if t.extra else {}
         for how, plist in ((MATCHED, matched), (SEAT, seat)):
             by_pair: dict[tuple[str, str], list[tuple[int, int, int]]] = defaultdict(list)
             for i, j, s in plist:
@@ -406,7 +360,7 @@ class Pairer:
                 acc = _Acc()
                 for i, j, s in items:
                     _pair_values(t, i, j, s, lambda *k, a=a, b=b, acc=acc:
-                                 acc.add((a, b, *k[:3]), k[3], k[4]), values)
+                                 acc.add((a, b, *k[:3]), k[3], k[4]), values, self.aspects)
                 for key, means in acc.flush():
                     self.moments[how].setdefault(key, Moments()).add(means)
                     if self.keep and key[2:] == TOTAL:
@@ -424,23 +378,28 @@ class Pairer:
             for ab, parts in self.deals[how].items():
                 if method.get(ab) == how:
                     deals[ab] = np.concatenate(parts)
-        summary = tuple(self.aspects.SUMMARY) if self.aspects is not None else ()
-        return Paired(self.order, moments, method, deals, self.higher_is_better, summary)
+        summary = tuple(getattr(self.aspects, "SUMMARY", ()))
+        return Paired(self.order, moments, method, deals, self.higher_is_better, summary,
+                      self.aspects)
 
 
 def pair(tables: Iterable[DealTable], order: Sequence[str],
-         keep_deals: bool = False, higher_is_better: bool = False) -> Paired:
-    """Pair every table's games and reduce them to per-deal values per strategy pair."""
-    pairer = Pairer(order, keep_deals, higher_is_better)
+         keep_deals: bool = False, higher_is_better: bool = False,
+         aspects: Any = None) -> Paired:
+    """Pair every table's games and reduce them to per-deal values per strategy pair
+    (``aspects``: the game's plug-in, for its own measures)."""
+    pairer = Pairer(order, keep_deals, higher_is_better, aspects)
     for t in tables:
         pairer.add(t)
     return pairer.result()
 
 
 def _pair_values(t: DealTable, i: int, j: int, s: int, add: Callable[..., None],
-                 values: dict[tuple[str, str, str], np.ndarray] | None = None) -> None:
+                 values: dict[tuple[str, str, str], np.ndarray] | None = None,
+                 aspects: Any = None) -> None:
     """Per-deal differences of row i (strategy A in seat s) minus row j (B), by aspect
-    (``values``: a game plug-in's measures ``[row, deal, seat]``, NaN where undefined)."""
+    (``values``: a game plug-in's measures ``[row, deal, seat]``, NaN where undefined;
+    ``aspects``: the plug-in, whose ``pair_deals`` pairs its own data ``t.data``)."""
     fa, fb = t.finals[i, :, s].astype(np.float64), t.finals[j, :, s].astype(np.float64)
     ok = (np.isfinite(fa) & np.isfinite(fb)).astype(np.float64)
     diff = fa - fb
@@ -448,55 +407,9 @@ def _pair_values(t: DealTable, i: int, j: int, s: int, add: Callable[..., None],
     for key, v in (values or {}).items():
         va, vb = v[i, :, s], v[j, :, s]
         add(*key, va - vb, ok * (np.isfinite(va) & np.isfinite(vb)))
-    if t.own.shape[1] == 0:  # a game without Trix's contracts: its final scores only
-        return
-    own = t.own[i, :, s].astype(np.float64) - t.own[j, :, s]
-    table = (t.table[i, :, s].astype(np.float64) - t.table[j, :, s]) / 3
-    for c, name in enumerate(CONTRACT_NAMES):
-        add("contract", name, "picker", own[:, c], ok)
-        add("contract", name, "table", table[:, c], ok)
-    add("contract", "all own contracts", "picker", own.sum(axis=1), ok)
-    add("contract", "all own contracts", "table", table.sum(axis=1), ok)
-    add("contract", "contracts the others pick", "picker",
-        t.other[i, :, s].astype(np.float64) - t.other[j, :, s], ok)
-    # trix timing: which of A and B took trix earlier on the same deal and seat
-    pa, pb = t.trix_pick[i, :, s].astype(np.int64), t.trix_pick[j, :, s].astype(np.int64)
-    both = ok * ((pa > 0) & (pb > 0))
-    rel = np.sign(pa - pb)
-    add("trix", "", "A pick", pa, both)
-    add("trix", "", "B pick", pb, both)
-    add("trix", "", "pick diff", pa - pb, both)
-    trix_pts = own[:, TRIX]
-    for cell, r in zip(TIMINGS, (-1, 0, 1), strict=True):
-        hit = both * (rel == r)
-        add("trix", cell, "share", rel == r, both)
-        add("trix", cell, "final", diff, hit)
-        add("trix", cell, "trix points", trix_pts, hit)
-        add("trix", cell, "per game", np.where(rel == r, diff, 0.0), both)
-    add("trix", "timing differs", "share", rel != 0, both)
-    add("trix", "timing differs", "final", diff, both * (rel != 0))
-    # K♥: the same contract number is ray (or general) in both games and seat s holds K♥
-    ka, kb = t.kh[i].astype(np.int64), t.kh[j].astype(np.int64)
-    same = (ka >= 0) & (kb >= 0) & ((ka >> 3) == (kb >> 3)) & (((ka >> 1) & 3) == s)
-    same &= ok[:, None] > 0
-    da, db = ka & 1, kb & 1
-    hold = t.kh_own[i].astype(np.float64) - t.kh_own[j]
-    tab = (t.kh_table[i].astype(np.float64) - t.kh_table[j]) / 3
-    for w, wname in ((0, "ray"), (1, "general")):
-        in_w = same & ((ka >> 3) == w)
-        n_w = in_w.sum(axis=1)
-        for cell, (x, y) in zip(DECISIONS, ((1, 1), (1, 0), (0, 1), (0, 0)), strict=True):
-            m = in_w & (da == x) & (db == y)
-            cnt = m.sum(axis=1)
-            name = f"{wname}: {cell}"
-            add("kh", name, "share", cnt, n_w)
-            add("kh", name, "holder", (hold * m).sum(axis=1), cnt)
-            add("kh", name, "table", (tab * m).sum(axis=1), cnt)
-            add("kh", name, "per game", (hold * m).sum(axis=1), ok)
-    differ = same & (da != db)
-    add("kh", "decisions differ", "per game", (hold * differ).sum(axis=1), ok)
+    if t.data is not None and aspects is not None:
+        aspects.pair_deals(t.data, i, j, s, ok, diff, add)
 
 
-__all__ = ["DECISIONS", "TIMINGS", "TOTAL", "DealTable", "DuplicateRunError", "LineupStats",
-           "Paired", "Pairer", "check_duplicates", "groups", "lineup_pairs", "pair",
-           "read_pairs", "run_ids"]
+__all__ = ["TOTAL", "DealTable", "DuplicateRunError", "LineupStats", "Paired", "Pairer",
+           "check_duplicates", "groups", "lineup_pairs", "pair", "read_pairs", "run_ids"]

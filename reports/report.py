@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 from trixsim.reports import plots, verdict_plots, verdicts
-from trixsim.reports.aggregate import DECLARABLE, TRIX, Aggregates, aggregate
+from trixsim.reports.aggregate import Aggregates, aggregate
 from trixsim.reports.aspects import aspects_of
 from trixsim.reports.html import render
 from trixsim.reports.pairing import (
@@ -27,7 +27,6 @@ from trixsim.reports.stats import moments_ci, wilson
 from trixsim.reports.tables import RunFolder, RunReadError, game_of_runs, open_run
 
 from trixsim.folders import FolderError, check_new_output, create_folder
-from trixsim.games.trix.types import CONTRACT_NAMES
 
 
 def game_title(name: str) -> str:
@@ -113,14 +112,17 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     lineup's results; ``behaviour``: what the game's aspects plug-in pooled, with its
     plots, if it has one)."""
     doc = Doc(title)
-    aspects = None if agg.has_contracts else aspects_of(game_of_runs(runs))
+    game = game_of_runs(runs)
+    aspects = aspects_of(game)
+    if aspects is not None and behaviour is None:
+        behaviour = aspects.behaviour(runs, agg.strategies)
     ids = run_ids(runs)
     word = agg.score_word
     plural = word if word.endswith("s") else word + "s"
     way = (f"Higher {plural} are better: the most points win" if agg.higher_is_better
            else f"Lower {plural} are better: the lowest {word} wins")
-    counted = (f"{agg.games:,} games and {agg.contracts:,} contracts" if agg.has_contracts
-               else f"{agg.games:,} games of {game_of_runs(runs).name}")
+    counted = (aspects.counted(behaviour, agg.games) if hasattr(aspects, "counted")
+               else f"{agg.games:,} games of {game.name}")
     doc.p(f"{counted} from {len(runs)} run folder(s). {way}. "
           "Intervals are 95%. Verdicts between strategies pair games on the same deal and "
           "seat (runs on one seed share deals) and their intervals are over deals; the "
@@ -153,7 +155,6 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
         doc.table(["run id", "seed", "lineup", "games", f"mean final {word} by strategy"],
                   verdicts.lineup_rows(lineups))
     if paired is not None and paired.method:
-        verdicts.add_details(doc, paired)
         if aspects is not None:
             aspects.details(doc, paired)
         _images(doc, images, "verdict_aspects")
@@ -167,76 +168,15 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
                      _ci(*wilson(agg.losses[k].sum(), n), pct=True)])
     doc.table(["strategy", "seat-games", f"mean final {word}", "win rate", "loss rate"], rows)
     _images(doc, images, "overall")
-    if agg.has_contracts:
-        _trix_aspects(doc, agg, images)
-    elif aspects is not None:  # the game's own aspects (reports.aspects)
-        if behaviour is None:
-            behaviour = aspects.behaviour(runs, agg.strategies)
+    if aspects is not None:  # the game's own aspects (reports.aspects)
         aspects.section(doc, behaviour)
     return doc
-
-
-def _trix_aspects(doc: Doc, agg: Aggregates, images: dict[str, list[str]]) -> None:
-    """Trix's behaviour sections: contract ordering, K♥ declaration, trix timing and the
-    points of each contract."""
-    doc.h("Contract ordering")
-    rows = []
-    for k, name in enumerate(agg.strategies):
-        first = agg.picks[k, 0]
-        seventh = agg.picks[k, 6]
-        rows.append([name, _top(first), _top(seventh)])
-    doc.table(["strategy", "most taken first pick", "most often left for pick 7 (×4)"], rows)
-    _images(doc, images, "contract_ordering")
-    doc.h("Ray declaration")
-    rows = []
-    for k, name in enumerate(agg.strategies):
-        row = [name]
-        for w in range(len(DECLARABLE)):
-            row.append(_ci(*wilson(agg.declared[k, w], agg.holder[k, w]), pct=True))
-            row.append(_ci(*wilson(agg.kh_lost[k, w, 1], agg.kh_games[k, w, 1]), pct=True))
-        rows.append(row)
-    doc.table(["strategy", "declares in ray", "declarer loses K♥ (ray)",
-               "declares in general", "declarer loses K♥ (general)"], rows)
-    if not agg.kh_hearts_all_holders:
-        doc.p("The hearts-held plot uses contracts in which the picker held K♥ (the tables "
-              "record the picker's hand only).")
-    _images(doc, images, "ray_declaration")
-    doc.h("Trix timing")
-    rows = []
-    for k, name in enumerate(agg.strategies):
-        taken = agg.picks[k, :, TRIX]
-        n = taken.sum()
-        mean_pick = float((taken * np.arange(1, 8)).sum() / n) if n else float("nan")
-        res = agg.trix_by_pick[k].sum(axis=0)
-        s = -100 * res[0] - 50 * res[1]
-        ss = 10_000 * res[0] + 2_500 * res[1]
-        rows.append([name, f"{mean_pick:.2f}", _ci(*wilson(agg.trix_forced[k], n), pct=True),
-                     _ci(*moments_ci(res.sum(), s, ss))])
-    doc.table(["strategy", "mean pick number of trix", "trix forced", "picker's mean trix points"],
-              rows)
-    _images(doc, images, "trix_timing")
-    doc.h("Points per contract")
-    rows = []
-    for k, name in enumerate(agg.strategies):
-        m = agg.picker_points[k].sum(axis=1)  # [contract, moment]
-        rows.append([name] + [_ci(*moments_ci(*m[c])) for c in range(len(CONTRACT_NAMES))])
-    doc.p("Picker's mean points by contract (multipliers included):")
-    doc.table(["strategy", *CONTRACT_NAMES], rows)
-    _images(doc, images, "points_distribution")
 
 
 def _lineups(lineups: list[str], show: int = 4) -> str:
     if len(lineups) <= show:
         return "; ".join(lineups)
     return "; ".join(lineups[:show]) + f"; … ({len(lineups)} lineups)"
-
-
-def _top(counts: np.ndarray) -> str:
-    n = counts.sum()
-    if not n:
-        return "–"
-    c = int(np.argmax(counts))
-    return f"{CONTRACT_NAMES[c]} ({100 * counts[c] / n:.0f}%)"
 
 
 def _images(doc: Doc, images: dict[str, list[str]], section: str) -> None:
@@ -300,7 +240,7 @@ def write_report(run_dirs: Sequence[Path | str], out: Path | str, force: bool = 
         images = {f.__name__: f(agg, tmp) for f in plots.sections(agg)}
         busiest = agg.strategies[int(np.argmax(agg.final[:, :, 0].sum(axis=1)))]
         images |= verdict_plots.draw(paired, tmp, reference=busiest)
-        aspects = None if agg.has_contracts else aspects_of(game)
+        aspects = aspects_of(game)
         behaviour = None
         if aspects is not None:  # the game's own aspects: their verdicts and behaviour
             if paired.method:

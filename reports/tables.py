@@ -71,11 +71,6 @@ class RunFolder:
         """The ``Game`` this run plays (Trix for folders that predate games' names)."""
         return game_of(self.meta)
 
-    @property
-    def has_contracts(self) -> bool:
-        """Whether the run has Trix's contracts table (its per-contract aspects)."""
-        return "contracts" in tables_of(self.meta)
-
     def score_columns(self) -> list[str]:
         """The games table's final-score columns, seat 0..3 (``{score_prefix}_s``)."""
         return [f"{self.game.score_prefix}_{s}" for s in range(4)]

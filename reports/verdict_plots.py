@@ -3,9 +3,9 @@
 Each panel is a forest plot: one row per strategy pair (A vs B), the mean A − B per game
 with its 95% interval over deals, and a line at 0. Which side is better is the game's: in
 Trix, left of the line (A scores fewer points); in trump7, right of it. An interval that
-crosses the line means the data cannot tell. Every game gets the overall plot; Trix's
-runs add their aspects (contracts, K♥ declaration, trix timing); a game's aspects plug-in
-draws its own with ``forest`` on the pairs ``choose`` picks.
+crosses the line means the data cannot tell. Every game gets the overall plot; a game's
+aspects plug-in draws its own with ``forest`` on the pairs ``choose`` picks (Trix:
+contracts, K♥ declaration, trix timing).
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ import numpy as np  # noqa: E402
 from trixsim.reports.pairing import MATCHED, Paired  # noqa: E402
 from trixsim.reports.plots import DPI, colour  # noqa: E402
 from trixsim.reports.stats import Estimate  # noqa: E402
-from trixsim.reports.verdicts import trix_aspects  # noqa: E402
-
-from trixsim.games.trix.types import CONTRACT_NAMES  # noqa: E402
 
 Panel = tuple[str, list[Estimate]]
 
@@ -103,53 +100,19 @@ def forest(panels: list[Panel], labels: list[str], colours: list[str], title: st
 
 def draw(p: Paired, out: Path, reference: str | None = None,
          max_pairs: int = 10) -> dict[str, list[str]]:
-    """Every verdict plot; {} when no pair of strategies shares deals. With more than
-    ``max_pairs`` pairs only those with ``reference`` are drawn (the tables have all)."""
+    """The overall verdict plot; {} when no pair of strategies shares deals. With more
+    than ``max_pairs`` pairs only those with ``reference`` are drawn (the tables have all).
+    A game's own verdict plots are its aspects plug-in's (``verdict_plots``)."""
     if not p.pairs():
         return {}
     chosen = choose(p, reference, max_pairs)
-    pairs, labels, colours, note = chosen.pairs, chosen.labels, chosen.colours, chosen.note
-
-    def est(aspect: str, cell: str, measure: str) -> list[Estimate]:
-        return [p.get(a, b, aspect, cell, measure) for a, b in pairs]
-
+    labels, colours, note = chosen.labels, chosen.colours, chosen.note
     better = "> 0" if p.higher_is_better else "< 0"
-    summary = forest([("final score", est("total", "", "final"))], labels, colours,
+    summary = forest([("final score", chosen.est(p, "total", "", "final"))], labels, colours,
                      f"A − B final score per game on the same deals, 95% intervals {note}",
                      f"A − B (points per game; {better}: A better)", out,
                      "verdict_overall.png")
-    if not trix_aspects(p):
-        return {"verdict_summary": [summary]}
-    aspects = []
-    aspects.append(forest(
-        [(c, est("contract", c, "picker")) for c in (*CONTRACT_NAMES, "all own contracts")],
-        labels, colours, f"Contracts picked: A − B picker's points per game from each "
-        f"contract it picks itself, 95% intervals {note}", "A − B (points per game)", out,
-        "verdict_contracts.png", cols=2))
-    # the declaration's effect only where the pair differs in that seat alone: in a seat
-    # only pair the opponents' play is mixed in (as in the summary, which leaves it out)
-    matched = [k for k, ab in enumerate(pairs) if p.method[ab] == MATCHED]
-    if matched:
-        def kh(cell: str) -> list[Estimate]:
-            return [p.get(*pairs[k], "kh", cell, "per game") for k in matched]
-
-        aspects.append(forest(
-            [("all ray/general contracts where they decide differently (the summary's)",
-              kh("decisions differ"))]
-            + [(f"{w}: {c}", kh(f"{w}: {c}")) for w in ("ray", "general")
-               for c in ("only A declares", "only B declares")],
-            [labels[k] for k in matched], [colours[k] for k in matched],
-            "K♥ declaration: A − B holder's points per game from the ray and general "
-            f"contracts where the two decide differently (matched pairs), 95% intervals "
-            f"{note}", "A − B (holder's points per game)", out, "verdict_declaration.png"))
-    aspects.append(forest(
-        [("pick number of trix: A − B (picks)", est("trix", "", "pick diff"))]
-        + [(f"final total when A takes trix {c.removeprefix('A ')}",
-            est("trix", c, "final")) for c in ("A earlier", "A later")],
-        labels, colours, "Trix timing: A − B pick number of trix, and A − B final total on "
-        f"deals where A takes trix earlier / later than B, 95% intervals {note}",
-        "A − B (picks, or points per game)", out, "verdict_trix.png", cols=1))
-    return {"verdict_summary": [summary], "verdict_aspects": aspects}
+    return {"verdict_summary": [summary]}
 
 
 def ranking(r: object, out: Path) -> list[str]:

@@ -3,11 +3,10 @@
 Built on ``pairing.Paired``: every number is a mean over deals of A − B (A before B in
 display order) with its 95% interval over deals; which sign is better is the game's
 (``Paired.higher_is_better``: in Trix negative, fewer points, is better; in trump7
-positive). Every game gets the overall verdict on final scores; Trix's runs add their
-aspects (contracts picked, K♥ declaration, trix timing), and a game's aspects plug-in its
-own (``Paired.summary``; its detail tables are the plug-in's ``details``). A verdict names
-the better strategy only when the interval excludes 0; otherwise it says that the data
-cannot tell.
+positive). Every game gets the overall verdict on final scores, and a game's aspects
+plug-in adds its own (``Paired.summary``, with its hooks of ``reports.aspects``; its detail
+tables are the plug-in's ``details``). A verdict names the better strategy only when the
+interval excludes 0; otherwise it says that the data cannot tell.
 """
 
 from __future__ import annotations
@@ -17,40 +16,26 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from trixsim.reports.pairing import DECISIONS, MATCHED, TIMINGS, LineupStats, Paired
+from trixsim.reports.pairing import MATCHED, TOTAL, LineupStats, Paired
 from trixsim.reports.stats import Estimate
 
-from trixsim.games.trix.types import CONTRACT_NAMES
-
-CONTRACT_CELLS = (*CONTRACT_NAMES, "all own contracts", "contracts the others pick")
-SUMMARY_ASPECTS = (
-    ("overall", ("total", "", "final"), "final total per game"),
-    ("contracts picked", ("contract", "all own contracts", "picker"),
-     "points per game from the contracts it picks"),
-    ("K♥ declaration", ("kh", "decisions differ", "per game"),
-     "holder's points per game from ray/general contracts where the two decide differently"),
-    ("trix timing", ("trix", "timing differs", "final"),
-     "final total on deals where the two take trix at different picks"),
-)
+Column = tuple[str, tuple[str, str, str], str]
+"""A summary column: (name, (aspect, cell, measure), meaning)."""
+OVERALL = "final score per game"
+"""The overall column's meaning, unless the game's plug-in names its own (``OVERALL``)."""
+GENERIC_ASPECTS = (("overall", TOTAL, OVERALL),)
+"""The summary's columns in a game without aspects of its own."""
 
 
-KH_ASPECT = [name for name, _, _ in SUMMARY_ASPECTS].index("K♥ declaration")
-GENERIC_ASPECTS = (("overall", ("total", "", "final"), "final score per game"),)
-"""The summary's aspects in a game without Trix's contracts."""
-
-
-def trix_aspects(p: Paired) -> bool:
-    """Whether the pairing holds Trix's per-contract aspects (runs with contracts)."""
-    return any(key[2] == "contract" for key in p.moments)
-
-
-def summary_aspects(p: Paired) -> tuple[tuple[str, tuple[str, str, str], str], ...]:
-    """The summary's (name, key, meaning) columns for the game of ``p`` (a game plug-in's
-    columns only where its runs have data for them, e.g. bids)."""
-    if trix_aspects(p):
-        return SUMMARY_ASPECTS
-    return GENERIC_ASPECTS + tuple(a for a in p.summary
-                                   if any(k[2:] == a[1] for k in p.moments))
+def summary_aspects(p: Paired) -> tuple[Column, ...]:
+    """The summary's (name, key, meaning) columns for the game of ``p``: the overall one,
+    then the plug-in's (``Paired.summary``) where its runs have data for them (e.g. bids),
+    or those its ``summary_columns`` hook gives."""
+    overall = (("overall", TOTAL, getattr(p.aspects, "OVERALL", OVERALL)),)
+    hook = getattr(p.aspects, "summary_columns", None)
+    if hook is not None:
+        return overall + tuple(hook(p))
+    return overall + tuple(a for a in p.summary if any(k[2:] == a[1] for k in p.moments))
 
 
 def direction_words(higher_is_better: bool) -> tuple[str, str]:
@@ -75,7 +60,8 @@ def verdict(e: Estimate, a: str, b: str, digits: int = 1,
     return f"**{better}** by {abs(e.mean):.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def _label(p: Paired, a: str, b: str) -> str:
+def pair_label(p: Paired, a: str, b: str) -> str:
+    """A pair as the detail tables name it: ```a` vs `b` (matched)``."""
     how = "matched" if p.method[(a, b)] == MATCHED else "seat only"
     return f"`{a}` vs `{b}` ({how})"
 
@@ -84,20 +70,16 @@ def summary_rows(p: Paired) -> list[list[str]]:
     """One row per strategy pair: deals, pairing and the verdict per aspect."""
     rows = []
     aspects = summary_aspects(p)
+    digits = getattr(p.aspects, "SUMMARY_DIGITS", 2)  # the plug-in's columns
+    fix = getattr(p.aspects, "summary_row", None)
     for a, b in p.pairs():
-        total = p.get(a, b, "total", "", "final")
+        total = p.get(a, b, *TOTAL)
         row = [f"`{a}` vs `{b}`", f"{total.n:,}",
                "matched" if p.method[(a, b)] == MATCHED else "seat only"]
-        row += [verdict(p.get(a, b, *key), a, b, 2 if (name, key, what) in p.summary else 1,
-                        p.higher_is_better) for name, key, what in aspects]
-        if aspects is not SUMMARY_ASPECTS:
-            rows.append(row)
-            continue
-        if p.method[(a, b)] != MATCHED:  # the opponents' play would be mixed in
-            row[3 + KH_ASPECT] = "– (not matched)"
-        timing = p.get(a, b, "trix", "timing differs", "share")
-        if timing.n and timing.mean == 0:
-            row[-1] = "same pick on every deal"
+        row += [verdict(p.get(a, b, *key), a, b, 1 if key == TOTAL else digits,
+                        p.higher_is_better) for _, key, _ in aspects]
+        if fix is not None:  # the plug-in's own cells (e.g. a verdict it leaves out)
+            fix(p, a, b, row)
         rows.append(row)
     return rows
 
@@ -141,76 +123,11 @@ def add_summary(doc: Any, p: Paired, lineups: Sequence[LineupStats] = ()) -> Non
           "when no matched pair exists) also have other opponents. Each cell names the "
           f"strategy with {direction_words(p.higher_is_better)[0]} and by how many points, "
           "with the 95% interval over deals, or says that the interval includes 0 (cannot "
-          "tell). "
-          + ("The K♥ declaration is judged on matched pairs only: in a seat only pair the "
-             "other seats' play would be mixed into the declaration's effect. "
-             if aspects is SUMMARY_ASPECTS else "")
+          "tell). " + getattr(p.aspects, "SUMMARY_NOTE", "")
           + "Aspects: " + "; ".join(f"*{name}*: {what}" for name, _, what in aspects)
           + ".")
     doc.table(["pair (A vs B)", "deals", "paired", *(n for n, _, _ in aspects)],
               summary_rows(p))
-
-
-def add_details(doc: Any, p: Paired) -> None:
-    """Per aspect, the A − B tables behind the summary."""
-    pairs = p.pairs()
-    if not pairs or not trix_aspects(p):
-        return
-    doc.h("Duplicate comparison by aspect")
-    doc.p("A − B per game on the same deals and seats, mean [95% interval over deals]; "
-          "negative: A scores fewer points (better).")
-    doc.h("Contracts picked: what the choice earned", 3)
-    doc.p("Picker's points (multipliers included) per game from each contract it picks "
-          "itself, A − B. The last two columns add up the own contracts and the points "
-          "the seat takes in contracts the others pick; these two sum to the difference "
-          "of final totals (apart from the 1000 rule).")
-    doc.table(["pair", *CONTRACT_CELLS],
-              [[_label(p, a, b), *(p.get(a, b, "contract", c, "picker").text()
-                                   for c in CONTRACT_CELLS)] for a, b in pairs])
-    doc.p("The table's side: the other three seats' mean points per game in the contracts "
-          "the seat picks, A − B (positive: A's choices make the others score more, which "
-          "helps A's standing).")
-    doc.table(["pair", *CONTRACT_CELLS[:-1]],
-              [[_label(p, a, b), *(p.get(a, b, "contract", c, "table").text()
-                                   for c in CONTRACT_CELLS[:-1])] for a, b in pairs])
-    doc.h("K♥ declaration decision", 3)
-    doc.p("Ray and general contracts with the same contract number in both games of a pair "
-          "and K♥ in the compared seat, split by the two decisions. *share*: % of these "
-          "contracts; *holder*: A − B holder's points per contract (the −50 included); "
-          "*others*: the other seats' mean points; *per game*: the holder's difference "
-          "summed per game (its contribution to the final total).")
-    for which in ("ray", "general"):
-        rows = []
-        for a, b in pairs:
-            for cell in DECISIONS:
-                name = f"{which}: {cell}"
-                share = p.get(a, b, "kh", name, "share")
-                if share.n == 0 or share.mean == 0:
-                    continue
-                rows.append([_label(p, a, b), cell, f"{100 * share.mean:.1f}%",
-                             p.get(a, b, "kh", name, "holder").text(),
-                             p.get(a, b, "kh", name, "table").text(),
-                             p.get(a, b, "kh", name, "per game").text()])
-        doc.p(f"**{which}**:")
-        doc.table(["pair", "decisions", "share", "holder A − B", "others A − B",
-                   "per game A − B"], rows)
-    doc.h("Trix timing", 3)
-    doc.p("Pick number at which the compared seat took trix in each game of a pair (deals "
-          "where both took it), the share of deals where A took it earlier, at the same "
-          "pick or later, and the final total difference on those deals (the game-level "
-          "effect of the timing, with everything that followed from it).")
-    rows = []
-    for a, b in pairs:
-        row = [_label(p, a, b), p.get(a, b, "trix", "", "A pick").text(2),
-               p.get(a, b, "trix", "", "B pick").text(2)]
-        for cell in TIMINGS:
-            share = p.get(a, b, "trix", cell, "share")
-            row.append(f"{100 * share.mean:.1f}%" if share.n else "–")
-            e = p.get(a, b, "trix", cell, "final")
-            row.append(e.text() if e.n > 1 else "–")
-        rows.append(row)
-    doc.table(["pair", "A's pick", "B's pick",
-               *(f"{c}: {w}" for c in TIMINGS for w in ("share", "final A − B"))], rows)
 
 
 def _num(e: Estimate) -> list[str]:
@@ -266,6 +183,6 @@ def write_lineups_csv(lineups: Sequence[LineupStats], path: Path) -> None:
                             s, k, ls.games, num[0], num[2], num[3]])
 
 
-__all__ = ["GENERIC_ASPECTS", "add_details", "add_summary", "direction_words", "lineup_rows",
-           "no_verdict", "pair_matrix", "summary_aspects", "summary_rows", "trix_aspects",
+__all__ = ["GENERIC_ASPECTS", "OVERALL", "add_summary", "direction_words", "lineup_rows",
+           "no_verdict", "pair_label", "pair_matrix", "summary_aspects", "summary_rows",
            "verdict", "write_csv", "write_lineups_csv"]

@@ -82,7 +82,14 @@ def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
 def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
     """The seat's standing after the contract (see the module doc): Trix's lower points
     made higher-is-better for the driver."""
-    win, lose = prm[P_WIN], prm[P_LOSE]
+    return standing(W, me, prm[P_WIN], prm[P_LOSE])
+
+
+@njit(cache=True, inline="always")
+def standing(W: np.ndarray, me: int, win: float, lose: float) -> float:
+    """Seat ``me``'s standing in world ``W`` after its contract: the other seats' mean
+    points minus its own, plus ``win`` if the game is over with its total the lowest and
+    minus ``lose`` if the highest (also ``expert-search``'s utility)."""
     others = 0.0
     for p in range(4):
         if p != me:
@@ -152,4 +159,5 @@ def pimc_batch(rows: np.ndarray, legal_: np.ndarray, hand: np.ndarray, keys: np.
 
 
 __all__ = ["DECLARE", "N_FIXED", "P_HEUR", "P_LOSE", "P_ROLLOUT", "P_SEARCH", "P_TIES", "P_WIN",
-           "P_WORLDS", "PICK", "PLACE", "PLAY", "pimc_batch", "pimc_decide", "pimc_policy"]
+           "P_WORLDS", "PICK", "PLACE", "PLAY", "pimc_batch", "pimc_decide", "pimc_policy",
+           "standing"]

@@ -22,22 +22,19 @@ ALLOWED: dict[str, str] = {
     "trixsim.strategies._pimc_kernels": "Trix's pimc's compiled kernels",
     "trixsim.strategies.expert": "Trix's learned expert policy",
     "trixsim.strategies._expert_kernels": "Trix's expert's features and compiled scorer",
-    # Trix's aspects of the reports (contract ordering, K♥, trix timing, per contract);
-    # the generic core of the same modules reads only the games table
-    "trixsim.reports.aggregate": "Trix's per-contract sums",
-    "trixsim.reports.compare": "Trix's per-contract breakdown of a comparison",
-    "trixsim.reports.pairing": "Trix's per-contract pairing aspects",
-    "trixsim.reports.plots": "Trix's aspect plots",
-    "trixsim.reports.report": "Trix's aspect sections",
-    "trixsim.reports.verdict_plots": "Trix's aspect forest plots",
-    "trixsim.reports.verdicts": "Trix's aspect verdicts",
+    # Trix's own plug-in for training its expert (trixsim.train is the generic loop)
+    "trixsim.strategies.expert_training.data": "Trix's expert: self-play data, labelled",
+    "trixsim.strategies.expert_training.trainee": "Trix's expert as a trixsim.train Trainee",
+    "trixsim.strategies.expert_training.search": "Trix's expert-search prototype",
+    "trixsim.strategies.expert_training._search_kernels": "expert-search's compiled parts",
+    # Trix's own plug-in of the terminal table (Trix's Game.terminal names it)
+    "trixsim.terminal.trix": "Trix at the terminal: its session, typed moves and records",
+    # Trix's own plug-in: its report aspects
+    "trixsim.reports.trix_aspects": "Trix's own plug-in: its report aspects",
+    "trixsim.reports.trix_pairing": "Trix's own plug-in: its report aspects",
+    "trixsim.reports.trix_plots": "Trix's own plug-in: its report aspects",
+    "trixsim.reports.trix_sums": "Trix's own plug-in: its report aspects",
     # Trix-only features not yet split into a generic core and a Trix plug-in
-    "trixsim.train.data": "train: self-play data of Trix labelled by a Trix teacher",
-    "trixsim.train.verify": "train: each iteration verified on Trix deals",
-    "trixsim.train.expert_search": "train: the prototype search with Trix's expert",
-    "trixsim.train._search_kernels": "train: its compiled Trix search",
-    "trixsim.terminal.session": "play: Trix at the terminal",
-    "trixsim.terminal.text": "play: Trix's terminal text",
     "trixsim.testing.engine": "check_game_engine: Trix's engine conformance",
 }
 
@@ -94,12 +91,40 @@ def test_the_generic_layers_import_no_trix() -> None:
                "trixsim.records", "trixsim.tune",
                "trixsim.tune.play", "trixsim.tune.spsa", "trixsim.audit", "trixsim.checkfolders",
                "trixsim.reports.tournament", "trixsim.reports.tables", "trixsim.policykit",
+               "trixsim.reports.aggregate", "trixsim.reports.aspects",
+               "trixsim.reports.compare", "trixsim.reports.pairing", "trixsim.reports.plots",
+               "trixsim.reports.report", "trixsim.reports.verdict_plots",
+               "trixsim.reports.verdicts", "trixsim.reports.html", "trixsim.reports.stats",
                "trixsim.commands.run", "trixsim.commands.compare", "trixsim.commands.tune",
                "trixsim.sim", "trixsim.commands.record", "trixsim.search.deal",
                "trixsim.search", "trixsim.search.pimc", "trixsim.strategies.trump7_pimc",
                "trixsim.strategies._trump7_pimc_kernels", "trixsim.table", "trixsim.serve.tables",
                "trixsim.serve.wire", "trixsim.serve.store", "trixsim.testing",
                "trixsim.testing._common", "trixsim.testing.fairness", "trixsim.testing.game",
-               "trixsim.testing.policy", "trixsim.testing.redeal", "trixsim.testing.strategy"]
+               "trixsim.testing.policy", "trixsim.testing.redeal", "trixsim.testing.strategy",
+               "trixsim.terminal",
+               "trixsim.terminal.session", "trixsim.terminal.text", "trixsim.terminal.names",
+               "trixsim.commands.play", "trixsim.train", "trixsim.train.fit",
+               "trixsim.train.verify", "trixsim.train.plots", "trixsim.commands.train",
+               "trixsim.serve.app", "trixsim.serve.hub", "trixsim.serve.bots",
+               "trixsim.commands.serve"]
     found = walk()
     assert [m for m in generic if m in found] == []
+
+
+def test_the_generic_play_serve_and_train_layers_name_no_game() -> None:
+    """No game's name as a value (a default, a branch) in the layers below the command
+    line that play, serve or train any game: they are given their game."""
+    names = {"trix", "trump7", "trump7-bid"}
+    modules = ["terminal/session.py", "terminal/text.py", "terminal/names.py",
+               "terminal/__init__.py", "train/__init__.py", "train/fit.py",
+               "train/verify.py", "train/plots.py", "serve/app.py", "serve/hub.py",
+               "serve/bots.py", "serve/tables.py", "serve/wire.py", "table.py"]
+    found = {}
+    for rel in modules:
+        tree = ast.parse((ROOT / "trixsim" / rel).read_text(encoding="utf-8"))
+        hits = [n.lineno for n in ast.walk(tree)
+                if isinstance(n, ast.Constant) and n.value in names]
+        if hits:
+            found[rel] = hits
+    assert found == {}

@@ -28,8 +28,8 @@ from trixsim.games.trix.transcript_parse import parse_record
 from trixsim.games.trix.types import CONTRACT_NAMES, DECLARE, PICK, PLAY, TRIX
 from trixsim.loading import load_strategy
 from trixsim.table import Table
-from trixsim.terminal import OVER, QUIT, Session, Style, game_record
-from trixsim.terminal.text import read_card, read_contract
+from trixsim.terminal import OVER, QUIT, Session, game_record
+from trixsim.terminal.trix import Style, read_card, read_contract
 
 TRIX_GAME = get_game("trix")
 

@@ -14,7 +14,7 @@ from trixsim.games.trix.types import DINERI, GENERAL, PLAY, PLI, TRIX
 from trixsim.loading import load_strategy
 from trixsim.table import Table
 from trixsim.terminal import Session
-from trixsim.terminal.text import points_so_far
+from trixsim.terminal.trix import points_so_far
 
 TRIX_GAME = get_game("trix")
 

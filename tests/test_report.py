@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from trixsim.reports.aggregate import aggregate
 from trixsim.reports.plots import colour
 from trixsim.reports.tables import RunReadError, batches, open_run
+from trixsim.reports.trix_sums import sum_runs
 
 from trixsim.cli import cli
 from trixsim.commands import report as report_cmd
@@ -94,10 +95,11 @@ def test_report_writes_every_plot_and_the_summary(app: click.Group, run_dir: Pat
 
 def test_aggregates_agree_with_the_tables(run_dir: Path) -> None:
     agg = aggregate([open_run(run_dir)])
+    trix = sum_runs([open_run(run_dir)], agg.strategies)  # Trix's own aspects
     games = pd.read_parquet(run_dir / "games")
     contracts = pd.read_parquet(run_dir / "contracts")
     assert agg.games == len(games) == 160
-    assert agg.contracts == len(contracts) == agg.picks.sum()
+    assert trix.contracts == len(contracts) == trix.picks.sum()
     for spec in ("heuristic", "random"):
         k = agg.strategies.index(spec)
         finals = np.concatenate([games.loc[games[f"strategy_{s}"] == spec, f"final_{s}"]
@@ -108,11 +110,14 @@ def test_aggregates_agree_with_the_tables(run_dir: Path) -> None:
                    for s in range(4))
         assert agg.wins[k].sum() == wins
     # every trix contract has one of the three results, and trix is always taken by pick 6
-    assert agg.trix_by_pick.sum() == (contracts["contract"] == "trix").sum()
-    assert agg.trix_by_pick[:, 6].sum() == 0
+    assert trix.trix_by_pick.sum() == (contracts["contract"] == "trix").sum()
+    assert trix.trix_by_pick[:, 6].sum() == 0
     # declarations: only the declare-always variant declares every time it may
-    k = agg.strategies.index("heuristic-declare")
-    assert (agg.declared[k] == agg.holder[k]).all() and agg.holder[k].sum() > 0
+    k = trix.strategies.index("heuristic-declare")
+    assert (trix.declared[k] == trix.holder[k]).all() and trix.holder[k].sum() > 0
+    # each game's length is counted once for every strategy at its table
+    assert trix.length_hist.sum() == sum(
+        games[[f"strategy_{s}" for s in range(4)]].nunique(axis=1))
 
 
 def test_tables_read_only_the_columns_asked_for(run_dir: Path) -> None:

@@ -52,6 +52,7 @@ def test_declaration_plot_uses_points_per_game_of_matched_pairs(paired, tmp_path
 
     monkeypatch.setattr(verdict_plots, "forest", spy)
     verdict_plots.draw(paired, tmp_path)
+    paired.aspects.verdict_plots(paired, tmp_path, verdict_plots.choose(paired))
     name, panels, labels, xlabel = next(c for c in calls if c[0] == "verdict_declaration.png")
     assert "per game" in xlabel and "per contract" not in xlabel
     matched = [ab for ab in paired.pairs() if paired.method[ab] == MATCHED]
@@ -59,3 +60,16 @@ def test_declaration_plot_uses_points_per_game_of_matched_pairs(paired, tmp_path
     summary = [paired.get(a, b, "kh", "decisions differ", "per game") for a, b in matched]
     assert panels[0][1] == summary  # the first panel is the summary's cell
     assert (tmp_path / "verdict_declaration.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_trix_names_its_report_plug_in_through_the_one_interface() -> None:
+    """Trix's aspects come from its plug-in, as trump7's do: the core knows neither."""
+    from trixsim.reports import trix_aspects
+    from trixsim.reports.aspects import aspects_of
+
+    from trixsim.games import get_game
+
+    assert aspects_of(get_game("trix")) is trix_aspects
+    for hook in ("SUMMARY", "details", "verdict_plots", "behaviour", "section",
+                 "deal_data", "read_deals", "pair_deals", "compare_rows", "compare_section"):
+        assert hasattr(trix_aspects, hook), hook

@@ -51,7 +51,7 @@ def make(tmp_path: Path, bot_after: float | None = None,
     """A hub and a test client whose connections all share one event loop, as they do in
     a running server (without it, each WebSocket would get an event loop of its own)."""
     hub = Hub(bot_after=bot_after, records=tmp_path / "records", seeds=itertools.count(SEED),
-              keep=keep)
+              keep=keep, game="trix")
     client = TestClient(create_app(hub, limits))
     client.__enter__()
     _CLIENTS.append(client)
@@ -609,7 +609,7 @@ def test_a_damaged_kept_table_is_reported_and_left_alone(tmp_path: Path) -> None
     (keep / "cut.json").write_text(json.dumps(good)[:50])
     (keep / "moved.json").write_text(json.dumps(good))
     files = {f.name: f.read_bytes() for f in keep.iterdir()}
-    hub2 = Hub(records=tmp_path / "records", keep=keep)
+    hub2 = Hub(records=tmp_path / "records", keep=keep, game="trix")
     assert list(hub2.tables) == [tid]
     assert len(hub2.problems) == 3
     assert any("cheat.json: action" in p and "not allowed" in p for p in hub2.problems), \
@@ -624,7 +624,7 @@ def test_a_finished_game_without_its_record_stays_kept_until_written(tmp_path: P
     keep = tmp_path / "unfinished"
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("")
-    hub = Hub(records=blocked, keep=keep)
+    hub = Hub(records=blocked, keep=keep, game="trix")
     table, _ = hub.create("Ann")
     for s in (1, 2, 3):
         table.put_bot(0, s, "random")
@@ -635,7 +635,7 @@ def test_a_finished_game_without_its_record_stays_kept_until_written(tmp_path: P
         table.advance()
         hub.save(table)
     assert table.record_error is not None and (keep / f"{table.id}.json").exists()
-    hub2 = Hub(records=tmp_path / "records", keep=keep)
+    hub2 = Hub(records=tmp_path / "records", keep=keep, game="trix")
     assert hub2.problems == [] and not (keep / f"{table.id}.json").exists()
     (record,) = (tmp_path / "records").glob("table-*.jsonl")
     replay_ok(record)

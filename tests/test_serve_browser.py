@@ -65,7 +65,7 @@ class Served:
         import uvicorn
 
         self.hub = Hub(records=records, seeds=itertools.count(4_611_686_018_427_000_101),
-                       keep=keep)
+                       keep=keep, game="trix")
         sock = socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", port))

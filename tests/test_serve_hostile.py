@@ -40,7 +40,7 @@ def _close_clients() -> Any:
 
 def make(tmp_path: Path, **kw: Any) -> tuple[Hub, TestClient]:
     """A hub and a test client sharing one event loop (as in a running server)."""
-    hub = Hub(records=tmp_path / "records", seeds=itertools.count(SEED), **kw)
+    hub = Hub(records=tmp_path / "records", seeds=itertools.count(SEED), **kw, game="trix")
     client = TestClient(create_app(hub))
     client.__enter__()
     _CLIENTS.append(client)
@@ -139,7 +139,7 @@ def test_the_operator_widens_the_list_with_exact_specs(tmp_path: Path) -> None:
     bot = tmp_path / "mine.py"
     bot.write_text("from trixsim.strategy import Strategy\n"
                    "class Mine(Strategy):\n    name = 'mine'\n")
-    _, client = make(tmp_path, bots=BotList([f"{bot}:Mine"]))
+    _, client = make(tmp_path, bots=BotList([f"{bot}:Mine"], game="trix"))
     assert f"{bot}:Mine" in client.get("/api/strategies").json()["strategies"]
     tid, token = create(client)
     with client.websocket_connect(f"/ws/{tid}") as ws:
@@ -160,7 +160,7 @@ def test_a_saved_table_cannot_seat_a_bot_the_server_does_not_seat(tmp_path: Path
          "actions": None, "looks": []}
     (keep / "abcdefghijkl.json").write_text(json.dumps(d))
     t0 = time.monotonic()
-    hub = Hub(records=tmp_path / "records", keep=keep)
+    hub = Hub(records=tmp_path / "records", keep=keep, game="trix")
     assert time.monotonic() - t0 < 5
     assert not hub.tables and len(hub.problems) == 1
     assert (keep / "abcdefghijkl.json").exists()
@@ -178,7 +178,7 @@ def test_a_bot_past_its_time_limit_plays_the_fallback_and_delays_only_its_table(
                     "    pick = declare = place = play\n")
     from trixsim.serve.app import Limits
     hub = Hub(records=tmp_path / "records", seeds=itertools.count(SEED),
-              bots=BotList([f"{slow}:Slow"]))
+              bots=BotList([f"{slow}:Slow"], game="trix"), game="trix")
     client = TestClient(create_app(hub, Limits(think=0.2)))
     client.__enter__()
     _CLIENTS.append(client)
@@ -323,7 +323,7 @@ def test_a_game_in_progress_is_never_evicted(tmp_path: Path) -> None:
 
 
 def test_headers_host_and_origin(tmp_path: Path) -> None:
-    hub = Hub(records=tmp_path / "records")
+    hub = Hub(records=tmp_path / "records", game="trix")
     from trixsim.serve.app import host_names
     client = TestClient(create_app(hub, hosts=host_names("127.0.0.1")),
                         base_url="http://127.0.0.1:8000")
@@ -380,7 +380,7 @@ def test_damaged_table_files_are_refused_in_one_line_and_left_alone(tmp_path: Pa
     with open(keep / "huge.json", "w") as f:  # was read whole (a 300 MB file)
         f.write('{"format": "trixsim-table/1", "pad": "' + "x" * (1 << 20) + '"}')
     files = {f.name: f.read_bytes() for f in keep.iterdir()}
-    hub2 = Hub(records=tmp_path / "records", keep=keep)
+    hub2 = Hub(records=tmp_path / "records", keep=keep, game="trix")
     assert list(hub2.tables) == [tid]
     assert len(hub2.problems) == len(bad) + 1, hub2.problems
     assert all(len(p.splitlines()) == 1 for p in hub2.problems)

@@ -21,6 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from trixsim.cli import cli  # noqa: E402
 from trixsim.games.trump7.cards import cards_of  # noqa: E402
+from trixsim.loading import StrategyLoadError  # noqa: E402
 from trixsim.serve.app import create_app  # noqa: E402
 from trixsim.serve.hub import Hub  # noqa: E402
 from trixsim.serve.tables import GameTable  # noqa: E402
@@ -51,7 +52,7 @@ def _close_clients() -> Any:
 
 
 def make(tmp_path: Path, keep: Path | None = None) -> tuple[Hub, TestClient]:
-    hub = Hub(records=tmp_path / "records", seeds=itertools.count(SEED), keep=keep)
+    hub = Hub(records=tmp_path / "records", seeds=itertools.count(SEED), keep=keep, game="trix")
     client = TestClient(create_app(hub))
     client.__enter__()
     _CLIENTS.append(client)
@@ -338,8 +339,27 @@ def test_a_trump7_table_is_kept_across_a_restart(tmp_path: Path) -> None:
 
 def test_a_trix_only_stand_in_gives_trump7_tables_the_heuristic(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    hub = Hub(records=tmp_path / "r", stand_in="heuristic-nodeclare")
+    hub = Hub(records=tmp_path / "r", stand_in="heuristic-nodeclare", game="trix")
     table, _ = hub.create("Ann", game="trump7")
     assert table.stand_in.name == "heuristic" and hub.stand_in.name == "heuristic-nodeclare"
     assert "does not play trump7" in capsys.readouterr().err
     assert hub.bots_for("trump7").names() == ["heuristic", "pimc", "random"]
+
+
+def test_a_server_whose_first_game_is_trump7_makes_trump7_tables_unasked(
+        tmp_path: Path) -> None:
+    """The game a table plays when its creator names none is the server's (the command
+    line gives it), not Trix's: a hub made for trump7 makes trump7 tables, offers
+    trump7's bots, and checks its stand-in against trump7."""
+    hub = Hub(records=tmp_path / "records", seeds=itertools.count(SEED), game="trump7")
+    client = TestClient(create_app(hub))
+    client.__enter__()
+    _CLIENTS.append(client)
+    r = client.post("/api/tables", json={"name": "Ann"})
+    assert r.status_code == 200, r.text
+    assert hub.tables[r.json()["table"]].game_name == "trump7"
+    names = client.get("/api/strategies").json()["strategies"]
+    assert names == hub.bots_for("trump7").names() and "heuristic" in names
+    assert hub.stand_in.game == "trump7"
+    with pytest.raises(StrategyLoadError):
+        Hub(records=tmp_path / "r2", stand_in="heuristic-nodeclare", game="trump7")

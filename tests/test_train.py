@@ -12,13 +12,14 @@ import pytest
 from click.testing import CliRunner
 from trixsim.strategies import _expert_kernels as K
 from trixsim.strategies.expert import ExpertStrategy, start_weights, write_model
+from trixsim.strategies.expert_training.data import collect
+from trixsim.strategies.expert_training.trainee import TRAINEE
 
 from trixsim.cli import cli
 from trixsim.loading import StrategyLoadError, load_strategy
 from trixsim.pool import LocalBackend
 from trixsim.testing import check_policy
 from trixsim.train import TrainConfig, TrainError, train
-from trixsim.train.data import collect
 
 SMALL = TrainConfig(teacher="heuristic", seed=3, iterations=2, deals=10, verify=50, steps=30)
 
@@ -72,7 +73,7 @@ def test_the_data_of_a_job_depend_only_on_its_deals() -> None:
 
 def test_training_learns_the_teacher_and_verifies_each_iteration(tmp_path: Path) -> None:
     out = tmp_path / "t"
-    hist = train(SMALL, out, LocalBackend(1), log=lambda s: None)
+    hist = train(SMALL, out, LocalBackend(1), trainee=TRAINEE, log=lambda s: None)
     assert [h["iteration"] for h in hist] == [0, 1]
     assert (out / "model.npz").stat().st_size < 5_000_000
     assert (out / "strength.png").exists() and (out / "agreement.png").exists()
@@ -90,19 +91,21 @@ def test_resume_retrains_what_no_longer_matches_and_refuses_other_settings(
         tmp_path: Path) -> None:
     out = tmp_path / "t"
     one = TrainConfig(**{**SMALL.__dict__, "iterations": 1})
-    first = train(one, out, LocalBackend(1), log=lambda s: None)
+    first = train(one, out, LocalBackend(1), trainee=TRAINEE, log=lambda s: None)
     with pytest.raises(TrainError, match="other settings"):
         train(TrainConfig(**{**SMALL.__dict__, "seed": 9}), out, LocalBackend(1),
-              resume=True)
+              resume=True, trainee=TRAINEE)
     with pytest.raises(TrainError, match="not empty"):
-        train(SMALL, out, LocalBackend(1))
-    both = train(SMALL, out, LocalBackend(1), resume=True, log=lambda s: None)
+        train(SMALL, out, LocalBackend(1), trainee=TRAINEE)
+    both = train(SMALL, out, LocalBackend(1), resume=True, log=lambda s: None,
+                 trainee=TRAINEE)
     assert both[0] == first[0] and len(both) == 2
     # a data file changed behind its back: that iteration and the next are trained again
     data = out / "data" / "001.npz"
     data.write_bytes(data.read_bytes() + b"x")
     said: list[str] = []
-    again = train(SMALL, out, LocalBackend(1), resume=True, log=said.append)
+    again = train(SMALL, out, LocalBackend(1), resume=True, log=said.append,
+                  trainee=TRAINEE)
     assert again[1]["data_sha256"] == both[1]["data_sha256"]  # the same data, made again
     assert any("trained again" in s for s in said)
 
@@ -147,8 +150,8 @@ def test_cli_refuses_a_bad_teacher_and_a_used_folder(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_data_are_the_same_whatever_the_worker_count(tmp_path: Path) -> None:
     one = TrainConfig(**{**SMALL.__dict__, "iterations": 1, "deals": 20})
-    a = train(one, tmp_path / "a", LocalBackend(1), log=lambda s: None)
-    b = train(one, tmp_path / "b", LocalBackend(2), log=lambda s: None)
+    a = train(one, tmp_path / "a", LocalBackend(1), trainee=TRAINEE, log=lambda s: None)
+    b = train(one, tmp_path / "b", LocalBackend(2), trainee=TRAINEE, log=lambda s: None)
     assert a[0]["data_sha256"] == b[0]["data_sha256"]
     assert a[0]["weights_sha256"] == b[0]["weights_sha256"]
     assert a[0]["verify"] == b[0]["verify"]
@@ -156,13 +159,11 @@ def test_data_are_the_same_whatever_the_worker_count(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_expert_search_plays_as_its_methods_and_fairly() -> None:
-    spec = "trixsim.train.expert_search:ExpertSearchStrategy:worlds=2"
+    spec = "trixsim.strategies.expert_training.search:ExpertSearchStrategy:worlds=2"
     check_policy(load_strategy(spec, "trix"), games=3, seed=2)
 
 
 def test_log_probabilities_sum_to_one_and_peak_at_the_policy_choice() -> None:
-    from trixsim.train.data import collect
-
     d = collect("heuristic", None, 6, 0, 1)
     w = np.concatenate([_weights(3).ravel(), ExpertStrategy().policy_params()[K.N_WEIGHTS:]])
     for i in range(0, len(d["action"]), 7):

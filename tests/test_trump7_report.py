@@ -36,7 +36,8 @@ def _row(text: str, start: str) -> list[str]:
 
 def test_the_game_names_its_plug_in() -> None:
     assert aspects_of(get_game("trump7")) is t7 and aspects_of(get_game("trump7-bid")) is t7
-    assert aspects_of(get_game("trix")) is None  # Trix's stay in the core
+    # each game its own plug-in: Trix's is not trump7's
+    assert aspects_of(get_game("trix")).__name__ == "trixsim.reports.trix_aspects"
 
 
 def test_a_trump7_bid_report_judges_bidding_trump_use_and_leads(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from trixsim.reports import trix_aspects
 from trixsim.reports.html import inline, render
 from trixsim.reports.pairing import (
     DealTable,
@@ -18,6 +19,7 @@ from trixsim.reports.pairing import (
 from trixsim.reports.stats import Z95, Estimate
 from trixsim.reports.tables import RunFolder
 from trixsim.reports.tournament import bradley_terry, pair_lineups
+from trixsim.reports.trix_pairing import deal_data
 from trixsim.reports.verdicts import verdict
 
 from trixsim.games.trix.types import CONTRACT_NAMES
@@ -25,19 +27,14 @@ from trixsim.games.trix.types import CONTRACT_NAMES
 DINERI, TRIX = CONTRACT_NAMES.index("dineri"), CONTRACT_NAMES.index("trix")
 
 
-def table(lineups: list[str], deals: int = 3) -> DealTable:
-    """An empty table of ``deals`` deals for lineups given as 4-letter strings."""
+def table(lineups: list[str], deals: int = 3, trix: bool = False) -> DealTable:
+    """An empty table of ``deals`` deals for lineups given as 4-letter strings (``trix``:
+    with Trix's own data of the block, as its aspects plug-in reads it)."""
     n = len(lineups)
     return DealTable(
         seed=1, first=0, lineups=[tuple(x) for x in lineups], runs=[["r"]] * n,
         finals=np.zeros((n, deals, 4), dtype=np.float32),
-        own=np.zeros((n, deals, 4, 7), dtype=np.int16),
-        table=np.zeros((n, deals, 4, 7), dtype=np.int16),
-        other=np.zeros((n, deals, 4), dtype=np.int32),
-        trix_pick=np.zeros((n, deals, 4), dtype=np.int8),
-        kh=np.full((n, deals, 28), -1, dtype=np.int8),
-        kh_own=np.zeros((n, deals, 28), dtype=np.int16),
-        kh_table=np.zeros((n, deals, 28), dtype=np.int16))
+        data=deal_data(n, deals) if trix else None)
 
 
 def test_lineups_differing_in_one_seat_are_matched() -> None:
@@ -71,19 +68,20 @@ def test_matched_differences_are_per_deal_with_intervals_over_deals() -> None:
 
 
 def test_aspects_split_the_difference() -> None:
-    t = table(["ABBB", "BBBB"])
+    t = table(["ABBB", "BBBB"], trix=True)
+    d = t.data
     t.finals[0, :, 0] = [100, 200, 300]
     t.finals[1, :, 0] = [150, 260, 290]
-    t.own[0, :, 0, DINERI] = [20, 0, 10]
-    t.own[1, :, 0, DINERI] = [40, 10, 10]
-    t.table[0, :, 0, DINERI] = [30, 30, 30]  # the other three seats together
+    d.own[0, :, 0, DINERI] = [20, 0, 10]
+    d.own[1, :, 0, DINERI] = [40, 10, 10]
+    d.table[0, :, 0, DINERI] = [30, 30, 30]  # the other three seats together
     # trix: A at picks 1, 2, 6; B at 2, 2, 3 -> A earlier, same pick, A later
-    t.trix_pick[0, :, 0] = [1, 2, 6]
-    t.trix_pick[1, :, 0] = [2, 2, 3]
+    d.trix_pick[0, :, 0] = [1, 2, 6]
+    d.trix_pick[1, :, 0] = [2, 2, 3]
     # K♥ in ray (contract number 4) on deal 0, seat 0 holds it: A declares, B does not
-    t.kh[0, 0, 3], t.kh[1, 0, 3] = 0 * 8 + 0 * 2 + 1, 0
-    t.kh_own[0, 0, 3], t.kh_own[1, 0, 3] = -50, 100
-    p = pair([t], ["A", "B"])
+    d.kh[0, 0, 3], d.kh[1, 0, 3] = 0 * 8 + 0 * 2 + 1, 0
+    d.kh_own[0, 0, 3], d.kh_own[1, 0, 3] = -50, 100
+    p = pair([t], ["A", "B"], aspects=trix_aspects)
     assert p.get("A", "B", "contract", "dineri", "picker").mean == pytest.approx(-10)
     assert p.get("A", "B", "contract", "dineri", "table").mean == pytest.approx(10)
     assert p.get("A", "B", "trix", "A earlier", "share").mean == pytest.approx(1 / 3)

@@ -35,6 +35,9 @@ Beyond the rules, a game says what its callers need and nothing of it is assumed
 - **difficulty levels** (optional): ``levels``, the game's ladder for people (easy,
   medium, hard, expert: ``trixsim.levels.Level``, each a bundled spec and one line saying
   what it means), offered by ``trixsim play --level`` and the web table; absent: none;
+- **terminal table** (optional): ``terminal``, the import path of the game's terminal
+  plug-in, whose ``SESSION`` plays it at ``trixsim play`` (``trixsim.terminal.session``);
+  absent: the terminal table does not play it.
 - **the conformance kit** (``trixsim.testing``): ``own_hands`` (every seat's hidden
   hand) and ``redeal_pairs`` (states that look the same to a seat but differ in the cards
   hidden from it, for the fair-play check; a game without it is checked without fair

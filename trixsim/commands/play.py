@@ -1,5 +1,6 @@
 """``trixsim play``: one person against three bots at the terminal (trixsim.terminal),
-in Trix or another game with table parts (``--game trump7``, ``--game trump7-bid``)."""
+in any game that names a terminal plug-in (``--game trump7``, ``--game trump7-bid``;
+Trix by default)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,14 @@ from typing import Any
 import click
 
 from trixsim.commands import Interrupted
+from trixsim.commands.options import DEFAULT_GAME
 from trixsim.folders import write_atomic
 
 HUMAN = "human"
 """The record's name for the person's seat."""
+SAVE_WITHOUT_GAME = "trix"
+"""The game of a save that names none: saves written before they named their game were
+Trix's."""
 
 
 def _writable(path: Path, hint: str) -> None:
@@ -55,7 +60,7 @@ def _offer_save(session: Any, seed: int, against: str) -> None:
 @click.command("play")
 @click.option("--game", "game_name", default=None, metavar="NAME",
               help="The game: trix, trump7 or trump7-bid (trump7 with the bid).  "
-                   "[default: trix]")
+                   f"[default: {DEFAULT_GAME}]")
 @click.option("--seat", type=click.IntRange(0, 3), default=None,
               help="Your seat, 0-3 (play goes 0, 1, 2, 3).  [default: 0]")
 @click.option("--against", default=None, metavar="SPEC",
@@ -91,9 +96,8 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None,
     from trixsim.levels import UnknownLevelError, level_named
     from trixsim.loading import StrategyLoadError, load_strategy
     from trixsim.table import Table, parts
-    from trixsim.terminal import QUIT, Session, Style, game_record, load_save
+    from trixsim.terminal import QUIT, Session, Style, damaged, load_save, terminal_of
     from trixsim.terminal.names import PlaceNames
-    from trixsim.terminal.trump7 import Trump7Session
 
     saved: dict[str, Any] | None = None
     if resume is not None:
@@ -107,16 +111,17 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None,
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--resume") from None
         seat, against, seed = saved["seat"], saved["against"], saved["seed"]
-        game_name = saved.get("game", "trix")
-    game_name = "trix" if game_name is None else game_name
+        game_name = saved.get("game", SAVE_WITHOUT_GAME)
+    game_name = DEFAULT_GAME if game_name is None else game_name
     try:
         game = get_game(game_name)
         parts(game)
+        terminal_of(game)
     except (UnknownGameError, ValueError) as exc:
         raise click.BadParameter(str(exc), param_hint="--game") from None
-    if game_name not in ("trix", "trump7", "trump7-bid"):
-        raise click.BadParameter(f"the terminal table plays trix, trump7 and trump7-bid, not "
-                                 f"{game_name!r}", param_hint="--game")
+    if saved is not None and resume is not None \
+            and any(a >= game.n_actions for a in saved["actions"]):
+        raise click.BadParameter(damaged(resume), param_hint="--resume")
     seat = 0 if seat is None else seat
     if level is not None:
         if against is not None:
@@ -135,9 +140,8 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None,
         raise click.BadParameter(str(exc), param_hint="--against") from None
     labels = [HUMAN if s == seat else against for s in range(4)]
     table = Table(seed, game_id=0, game=game)
-    kind = Session if game_name == "trix" else Trump7Session
-    session = kind(table, seat, {s: bot for s in range(4) if s != seat}, labels,
-                   say=click.echo, style=Style.for_stream(sys.stdout))
+    session = Session(table, seat, {s: bot for s in range(4) if s != seat}, labels,
+                      say=click.echo, style=Style.for_stream(sys.stdout))
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing for input())
@@ -149,12 +153,12 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None,
                 session.replay(saved["actions"])
             except ValueError as exc:
                 raise click.ClickException(f"{resume} does not fit its game: {exc}") from None
-            which = "" if game_name == "trix" else f"{game_name} "
+            which = "" if game_name == DEFAULT_GAME else f"{game_name} "
             click.echo(f"Resumed the {which}game of seed {seed}: you are seat {seat} "
                        f"against {against}.")
         else:
-            title = "Trix" if game_name == "trix" else game_name
-            again = "" if game_name == "trix" else f"--game {game_name} "
+            title = session.title or game_name
+            again = "" if game_name == DEFAULT_GAME else f"--game {game_name} "
             click.echo(f"{title}: you are seat {seat}, against {against}. Seed {seed} "
                        f"({again}--seed {seed} deals the same cards).")
         places = PlaceNames(seat)
@@ -175,8 +179,7 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None,
         _offer_save(session, seed, against)
         return
     if record is not None:
-        line = (game_record(table, seed, labels).to_json() if game_name == "trix"
-                else _envelope(table, labels))
+        line = _record_line(table, seed, labels)
         try:
             with record.open("a", encoding="utf-8", newline="\n") as fh:
                 fh.write(line + "\n")
@@ -185,15 +188,19 @@ def play_cmd(game_name: str | None, seat: int | None, against: str | None,
         click.echo(f"The game is saved in {record} (trixsim replay {record} checks it).")
 
 
-def _envelope(table: Any, labels: list[str]) -> str:
-    """The finished game as a trixsim-record/1 line, replayed first (as ``replay`` would)."""
-    from trixsim.records import ReplayError, replay
+def _record_line(table: Any, seed: int, labels: list[str]) -> str:
+    """The finished game as a record line: in the game's own format where its terminal
+    plug-in writes one (Trix: trixsim-transcript/1), else the trixsim-record/1 envelope,
+    which is replayed first (as ``replay`` would)."""
+    from trixsim.records import Record, ReplayError, replay
+    from trixsim.terminal import game_record
 
-    rec = table.record(labels)
-    try:
-        replay(rec)
-    except ReplayError as exc:  # the table and the rules disagree: a bug, said plainly
-        raise click.ClickException(f"the game's record does not replay: {exc}") from None
+    rec = game_record(table, seed, labels)
+    if isinstance(rec, Record):
+        try:
+            replay(rec)
+        except ReplayError as exc:  # the table and the rules disagree: a bug, said plainly
+            raise click.ClickException(f"the game's record does not replay: {exc}") from None
     return rec.to_json()
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from trixsim.commands import Interrupted
+from trixsim.commands.options import DEFAULT_GAME
 
 DEFAULT_RECORDS = Path("trixsim-tables")
 """Where finished games go unless --records says otherwise (in the current directory)."""
@@ -97,12 +98,12 @@ def serve_cmd(host: str, port: int, bot_after: float | None, stand_in: str,
                                    "starlette uvicorn websockets") from None
     keep = None if forget else records / "unfinished"
     try:
-        bots = BotList(allow)
+        bots = BotList(allow, game=DEFAULT_GAME)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc).splitlines()[0], param_hint="--allow") from None
     try:
         hub = Hub(bot_after=bot_after, records=records, stand_in=stand_in, keep=keep,
-                  bots=bots, sit_in_after=sit_in_after)
+                  bots=bots, sit_in_after=sit_in_after, game=DEFAULT_GAME)
     except StrategyLoadError as exc:
         raise click.BadParameter(str(exc), param_hint="--stand-in") from None
     except OSError as exc:

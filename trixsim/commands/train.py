@@ -1,4 +1,6 @@
-"""``trixsim train DIR``: train the learned ``expert`` policy by imitating search."""
+"""``trixsim train DIR``: train Trix's learned ``expert`` policy by imitating search (the
+generic loop ``trixsim.train`` with the expert's plug-in,
+``trixsim.strategies.expert_training``)."""
 
 from __future__ import annotations
 
@@ -49,11 +51,12 @@ def register(group: click.Group) -> None:
         from trixsim.loading import StrategyLoadError, load_strategy
         from trixsim.pool import WorkerDied
         from trixsim.sim import StrategyError
+        from trixsim.strategies.expert_training.trainee import TRAINEE
         from trixsim.train import TrainConfig, TrainError, train
 
         for spec, hint in ((teacher, "--teacher"), (opponent, "--opponent")):
             try:
-                load_strategy(spec, "trix")
+                load_strategy(spec, TRAINEE.game)
             except StrategyLoadError as exc:
                 raise click.BadParameter(str(exc), param_hint=hint) from None
         cfg = TrainConfig(teacher=teacher, opponent=opponent, seed=seed,
@@ -74,10 +77,11 @@ def register(group: click.Group) -> None:
                 if bar is not None:
                     with bar:
                         hist = train(cfg, out, where, resume, progress,
-                                     log=lambda s: click.echo("\n" + s, err=True))
+                                     log=lambda s: click.echo("\n" + s, err=True),
+                                     trainee=TRAINEE)
                 else:
                     hist = train(cfg, out, where, resume, None,
-                                 log=lambda s: click.echo(s, err=True))
+                                 log=lambda s: click.echo(s, err=True), trainee=TRAINEE)
         except TrainError as exc:
             raise click.UsageError(str(exc)) from None
         except (StrategyError, WorkerDied) as exc:

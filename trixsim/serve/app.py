@@ -2,10 +2,11 @@
 
 Routes: ``/`` and ``/t/{table}`` serve the page (static/index.html; the page reads the
 table id from its address), ``/static/*`` its script and style, ``POST /api/tables``
-creates a table (``name``, ``game``: any game the server plays, ``listed``: shown in the
-lobby; its creator gets seat 0 and a seat token), ``GET /api/games`` lists the games,
-``GET /api/lobby`` the listed tables with open seats (game and free seats only), ``GET
-/api/strategies?game=NAME`` the strategy names for the host's bot picker, and
+creates a table (``name``, ``game``: any game the server plays, without it the server's
+first game, ``Hub.game``; ``listed``: shown in the lobby; its creator gets seat 0 and a
+seat token), ``GET /api/games`` lists the games, ``GET /api/lobby`` the listed tables
+with open seats (game and free seats only), ``GET /api/strategies?game=NAME`` the
+strategy names for the host's bot picker (without ``game``: the first game's), and
 ``/ws/{table}`` is the table's WebSocket.
 
 WebSocket protocol (JSON objects, each with a ``type``). The client sends ``hello``
@@ -70,8 +71,6 @@ class Limits:
 
     think: float = 5.0
     """Seconds a bot may think about one move."""
-    fallback: Strategy = field(default_factory=lambda: load_strategy("heuristic", "trix"))
-    """Plays for a bot that thinks too long (a fast bundled strategy)."""
     tables_per_minute: int = 10
     """New tables one client address may create per minute."""
     origins: frozenset[str] = frozenset()
@@ -206,10 +205,8 @@ class Room:
         return g.thinker(fallback)()
 
     def fallback(self) -> Strategy:
-        """The fast strategy that plays for a bot thinking too long: the server's for
-        Trix, the game's bundled heuristic for another game."""
-        if self.table.game_name == "trix":
-            return self.limits.fallback
+        """The fast strategy that plays for a bot thinking too long: the game's bundled
+        heuristic."""
         return _fallback(self.table.game_name)
 
     def arm(self) -> None:
@@ -270,7 +267,7 @@ class Server:
         body = body if isinstance(body, dict) else {}
         try:
             table, token = self.hub.create(body.get("name"), save=False,
-                                           game=body.get("game", "trix"),
+                                           game=body.get("game", self.hub.game),
                                            listed=body.get("listed", False))
         except Refused as exc:
             full = "too many tables" in str(exc)
@@ -280,7 +277,7 @@ class Server:
                              "link": f"/t/{table.id}"})
 
     async def strategies(self, request: Request) -> Response:
-        game = request.query_params.get("game", "trix")
+        game = request.query_params.get("game", self.hub.game)
         if game not in self.hub.games():
             return JSONResponse({"error": "no such game"}, status_code=404)
         bots = self.hub.bots_for(game)

@@ -37,9 +37,10 @@ class BotRefused(ValueError):
 class BotList:
     """The bots this server seats: bundled names (checked parameters) and ``allowed``."""
 
-    def __init__(self, allowed: Iterable[Spec] = (), bundled_names: bool = True,
-                 game: str = "trix") -> None:
-        """Load each operator-allowed spec now (StrategyLoadError if one cannot be)."""
+    def __init__(self, allowed: Iterable[Spec] = (), bundled_names: bool = True, *,
+                 game: str) -> None:
+        """The list for ``game``'s tables; load each operator-allowed spec now, for that
+        game (StrategyLoadError if one cannot be)."""
         self.classes = bundled(game) if bundled_names else {}
         self.levels = _levels(game) if bundled_names else ()
         self.allowed: dict[Spec, Strategy] = {}

@@ -25,15 +25,19 @@ class Hub:
     def __init__(self, bot_after: float | None = None, records: Path | None = None,
                  stand_in: str = "heuristic", seeds: Iterator[int] | None = None,
                  keep: Path | None = None, clock: Callable[[], float] = time.monotonic,
-                 bots: BotList | None = None, sit_in_after: float = SIT_IN_AFTER) -> None:
+                 bots: BotList | None = None, sit_in_after: float = SIT_IN_AFTER, *,
+                 game: str) -> None:
         self.bot_after, self.records, self.clock = bot_after, records, clock
-        self.bots = BotList() if bots is None else bots
+        self.game = game
+        """The server's first game: a new table plays it unless its creator names
+        another, and the stand-in and the operator's bots are checked against it."""
+        self.bots = BotList(game=game) if bots is None else bots
         self.sit_in_after = sit_in_after
-        """The bots a table may seat (the operator's list)."""
+        """The bots a table may seat (the operator's list, for ``game``)."""
         self.stand_in_spec = stand_in
-        self.stand_in = load_strategy(stand_in, "trix")
-        self._stand_ins: dict[str, Strategy] = {"trix": self.stand_in}
-        self._bots: dict[str, BotList] = {"trix": self.bots}
+        self.stand_in = load_strategy(stand_in, game)
+        self._stand_ins: dict[str, Strategy] = {game: self.stand_in}
+        self._bots: dict[str, BotList] = {game: self.bots}
         self.tables: dict[str, GameTable] = {}
         self.seeds = seeds
         """The tables' seeds in turn (tests); by default each is a fresh random one."""
@@ -59,8 +63,9 @@ class Hub:
         return self._bots[game]
 
     def stand_in_for(self, game: str) -> Strategy:
-        """The stand-in bot of ``game``'s tables: the same spec as Trix's, or the game's
-        heuristic when that spec does not play ``game`` (said once on stderr)."""
+        """The stand-in bot of ``game``'s tables: the same spec as the first game's, or
+        the game's heuristic when that spec does not play ``game`` (said once on
+        stderr)."""
         if game not in self._stand_ins:
             try:
                 self._stand_ins[game] = load_strategy(self.stand_in_spec, game)
@@ -113,11 +118,12 @@ class Hub:
             table.keep_error = str(exc)
             return False
 
-    def create(self, name: Any = None, save: bool = True, game: Any = "trix",
+    def create(self, name: Any = None, save: bool = True, game: Any = None,
                listed: Any = False) -> tuple[GameTable, str]:
-        """A new table of ``game`` with its creator in seat 0: (table, the creator's seat
-        token); listed in the lobby if ``listed``; written to disk now unless not
-        ``save`` (the server writes it off its loop)."""
+        """A new table of ``game`` (None: the server's first game) with its creator in
+        seat 0: (table, the creator's seat token); listed in the lobby if ``listed``;
+        written to disk now unless not ``save`` (the server writes it off its loop)."""
+        game = self.game if game is None else game
         if not isinstance(game, str) or game not in self.games():
             raise Refused("a table plays one of: " + ", ".join(self.games()))
         if not isinstance(listed, bool):

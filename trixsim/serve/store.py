@@ -32,6 +32,10 @@ ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 MAX_FILE = 256 * 1024
 """Largest table file read back (a whole game's actions take a few KiB)."""
+UNNAMED_GAME = "trix"
+"""The game of a kept table whose file names none: files written before tables named
+their game were Trix's (a fact of the old files, not a default: every file written now
+names its game)."""
 
 
 def snapshot(t: GameTable) -> dict[str, Any]:
@@ -62,7 +66,7 @@ def restore(d: Any, bot_after: float | None, stand_in: StandIn, records: Path | 
             or not 0 <= seed < 2**64 \
             or not isinstance(seats, list) or len(seats) != 4:
         raise ValueError("damaged (id, seed or seats)")
-    name = d.get("game", "trix")  # files written before tables named their game: Trix
+    name = d.get("game", UNNAMED_GAME)
     try:
         view = parts(get_game(name)).view if isinstance(name, str) else None
     except (UnknownGameError, ValueError):

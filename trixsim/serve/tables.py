@@ -98,13 +98,18 @@ class GameTable:
     record_path: Path | None = None
     record_error: str | None = None
     keep_error: str | None = None
-    bots: BotList = field(default_factory=BotList)
+    bots: BotList | None = None
+    """The bots the host may seat (None: the bundled ones of the table's game)."""
     sit_in_after: float = SIT_IN_AFTER
     """Seconds a person must have been away before a friend may sit in for them."""
-    game_name: str = "trix"
-    """The game this table plays (a registered name)."""
+    game_name: str = field(kw_only=True)
+    """The game this table plays (a registered name; a table has no default game)."""
     listed: bool = False
     """Whether the server's lobby lists this table while it has open seats."""
+
+    def __post_init__(self) -> None:
+        if self.bots is None:
+            self.bots = BotList(game=self.game_name)
 
     @property
     def parts(self) -> tuple[ModuleType, ModuleType]:

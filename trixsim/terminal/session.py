@@ -1,96 +1,95 @@
 """One game at the terminal table: the person's turns, the bots' moves, the commands.
 
 A ``Session`` runs a ``trixsim.table.Table`` for the person at one seat: it lets the bots
-play (and applies the forced trix passes) until the person must decide, prints what
-happened as that seat may see it (``Table.history_for``), shows the status and the
-playable cards, and reads lines until one is a legal action or ``quit``. It talks only
-through an ``ask(prompt) -> line`` and a ``say(line)`` callable, so tests feed it input
-lines and read its output; EOFError or KeyboardInterrupt from ``ask`` pass through.
+play (and applies the actions the rules take by themselves) until the person must
+decide, prints what happened as that seat may see it (``Table.history_for``, told by the
+game's narrator), shows the status, and reads lines until one is a legal action or
+``quit``. It talks only through an ``ask(prompt) -> line`` and a ``say(line)`` callable,
+so tests feed it input lines and read its output; EOFError or KeyboardInterrupt from
+``ask`` pass through.
 
-The "last" command shows the last completed trick, at most twice per contract (the
-house rule of docs/rules.md §12: won tricks lie face down).
+The loop, the commands (``help``, ``hand``, ``score``, ``last``, ``quit``) and the save
+are the same for every game; what the person is asked, how a typed line becomes an
+action and what the status, score and last trick look like are the game's. A game names
+its terminal plug-in in ``Game.terminal`` (an import path, as ``report_aspects`` is): a
+module whose ``SESSION`` is its ``Session`` subclass and which may offer
+``record(table, seed, labels)``, the finished game in the game's own record format
+(without it: the ``trixsim-record/1`` envelope). ``Session(table, ...)`` opens the
+session of the table's game.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from trixsim.games.trix.cards import KING_OF_HEARTS, Seat
-from trixsim.games.trix.events import Trick
-from trixsim.games.trix.transcript import GameRecord, Recorder
-from trixsim.games.trix.types import (
-    CONTRACT_NAMES,
-    DECLARE,
-    PASS,
-    PICK,
-    PLACE,
-    PLAY,
-    TRIX,
-    Action,
-)
+from trixsim.game import Action, Game, Seat
 from trixsim.strategy import Strategy
-from trixsim.table import Table
-from trixsim.terminal.text import (
-    Names,
-    Narrator,
-    Style,
-    hand_line,
-    layout_line,
-    points_so_far,
-    read_card,
-    read_contract,
-    result_lines,
-    trick_line,
-)
+from trixsim.table import Table, parts
+from trixsim.terminal.names import Names, PlaceNames, Style
 
 LOOKS = 2
-"""How often the last trick may be looked at per contract."""
+"""How often the last trick may be looked at (per contract in Trix, per game in trump7)."""
 QUIT = "quit"
 OVER = "over"
 SAVE_FORMAT = "trixsim-play-save/1"
 
-HELP = """\
-Commands (any time it is your turn):
-  a card        play or place it: rank then suit, e.g. QH, 10S (or TS), 7d, A♠
-  a contract    when you pick: its name or a unique start of it (dineri, da, pli, tr ...)
-  y / n         when asked whether to declare the K♥
-  pass          in trix, only when you have nothing to place (it happens by itself)
-  hand          show the table and your hand again
-  score         totals, this contract's points so far, and the contracts left
-  last          look at the last trick (at most twice per contract)
-  help          this text
-  quit          leave the game (you may save it first, to resume with --resume)
-Playable cards are shown in [brackets]. Play goes seat 0 → 1 → 2 → 3 → 0."""
 
-_PROMPTS = {PICK: "Your pick: ", DECLARE: "Declare the K♥? (y/n): ", PLAY: "Your card: ",
-            PLACE: "Card to place: "}
+def terminal_of(game: Game) -> ModuleType:
+    """The terminal plug-in ``game`` names (``Game.terminal``); ValueError (one line) when
+    it names none or the module has no ``SESSION``."""
+    path = getattr(game, "terminal", None)
+    if not path:
+        raise ValueError(f"the terminal table cannot play {game.name!r} (the game names no "
+                         "terminal plug-in)")
+    module = importlib.import_module(path)
+    if not isinstance(getattr(module, "SESSION", None), type):
+        raise ValueError(f"{path}, the terminal plug-in of {game.name!r}, has no SESSION")
+    return module
 
 
 class Session:
     """The person at ``seat`` plays ``table`` against the bots in ``bots`` (the other
     three seats); ``labels`` name the four seats' players (the record's ``strategies``).
 
-    This is Trix's; another game's session (``trixsim.terminal.trump7``) keeps the loop,
-    the save and the commands and answers ``prompt``, ``status``, ``score``, ``last``
-    and ``_move`` in its own words."""
+    ``Session(table, ...)`` makes the session of the table's game (its terminal
+    plug-in's ``SESSION``, a subclass); a subclass answers ``prompt``, ``_move``,
+    ``status``, ``score``, ``last`` and ``final_lines`` in its game's words."""
 
-    help_text = HELP
+    help_text = ""
+    """The text of the ``help`` command."""
+    title: str | None = None
+    """How the game is called when a session starts (None: its registered name)."""
+
+    def __new__(cls, table: Table, *args: Any, **kwargs: Any) -> Session:
+        if cls is Session:
+            cls = terminal_of(table.game).SESSION
+        return super().__new__(cls)
 
     def __init__(self, table: Table, seat: Seat, bots: Mapping[int, Strategy],
                  labels: list[str], say: Callable[[str], None],
                  style: Style | None = None) -> None:
         self.table, self.seat, self.bots, self.labels = table, seat, dict(bots), labels
         self.say = say
-        self.style = style or Style()
-        self.names = Names(seat)
-        self.narrator = Narrator(self.style, self.names)
+        self.style = self._style(style or Style())
+        self.names = self._names(seat)
+        self.narrator = parts(table.game).narrator.Narrator(self.style, self.names)
         self.actions: list[Action] = []
         """The person's actions so far, in order: with the seed, the whole game."""
         self._told = 0
         self._looks: dict[int, int] = {}
+
+    def _style(self, style: Style) -> Style:
+        """The style the game's narrator paints with (a game's own kind of ``Style``)."""
+        return style
+
+    def _names(self, seat: Seat) -> Names:
+        """How seats are named for the person at ``seat``: by where they sit."""
+        return PlaceNames(seat)
 
     # -- the game loop ---------------------------------------------------------------
 
@@ -110,10 +109,6 @@ class Session:
             self._catch_up()
         return OVER
 
-    def prompt(self) -> str:
-        """What the person is asked for now."""
-        return _PROMPTS[self.table.decision]
-
     def replay(self, actions: list[Action]) -> None:
         """Redo a saved game's moves silently (bots answer as before: their choices
         depend only on the game); ValueError if the moves do not fit the game."""
@@ -128,7 +123,7 @@ class Session:
             self.actions.append(a)
         self.table.play_bots(self.bots)
         self._told = len(self.table.history)
-        for e in self.table.history_for(self.seat):  # keep the narrator's contract
+        for e in self.table.history_for(self.seat):  # keep the narrator's state
             self.narrator.lines(e)
 
     def _catch_up(self) -> None:
@@ -161,169 +156,53 @@ class Session:
             return self._move(t)
         return None
 
+    # -- the game's own words (a subclass answers them) ------------------------------
+
+    def prompt(self) -> str:
+        """What the person is asked for now."""
+        raise NotImplementedError
+
     def _move(self, text: str) -> Action | None:
         """The legal action ``text`` names, or None after saying why not."""
-        decision = self.table.decision
-        word = text.lower()
-        action: Action | None
-        if decision == PICK:
-            found = read_contract(text)
-            if len(found) != 1:
-                options = ", ".join(CONTRACT_NAMES[a] for a in self.table.legal_actions())
-                what = "names more than one contract" if found else "is not a contract"
-                self.say(f"'{text}' {what}: pick one of {options}.")
-                return None
-            action = found[0]
-        elif decision == DECLARE:
-            action = {"y": 1, "yes": 1, "declare": 1, "n": 0, "no": 0, "quiet": 0}.get(word)
-            if action is None:
-                self.say("Answer y (declare the K♥) or n (keep quiet).")
-                return None
-        elif word == "pass":
-            if decision != PLACE:
-                self.say("You can pass only in trix, when you have nothing to place.")
-                return None
-            action = PASS
-        else:
-            action = read_card(text)
-            if action is None:
-                self.say(f"'{text}' is not a card or a command: type a card such as QH, "
-                         "10S or TS (help lists the commands).")
-                return None
-        why = self.table.why_illegal(action)
-        if why is not None:
-            self.say(f"Not allowed: {self.names.personal(why)}.")
-            return None
-        return action
-
-    # -- what the person sees --------------------------------------------------------
+        raise NotImplementedError
 
     def status(self) -> None:
         """The table as the person sees it before deciding, and their hand."""
-        t, st, n = self.table, self.style, self.names
-        v = t.view(self.seat)
-        hand = int(v.hand[0])
-        legal = set(t.legal_actions()) if t.turn == self.seat else set()
-        self.say("")
-        if t.decision == PICK:
-            pick = int(v.pick[0])
-            times = "four times" if pick == 7 else "double"
-            self.say(f"Your pick {pick} of 7: your points count {times} (trix: never "
-                     "multiplied).")
-            self.say(f"Totals: {n.row([int(x) for x in v.totals[0]])}")
-            self.say(f"Your hand:  {hand_line(st, hand)}")
-            used = int(v.used[0][self.seat])
-            self.say("Contracts you may pick: " + " ".join(
-                st.bold(f"[{CONTRACT_NAMES[a]}]") for a in sorted(legal)))
-            for a in range(len(CONTRACT_NAMES)):
-                if a not in legal and not used >> a & 1:
-                    self.say(f"  not {CONTRACT_NAMES[a]}: {t.why_illegal(a)}")
-            return
-        contract, picker = int(v.contract[0]), int(v.picker[0])
-        declared = int(v.declared[0])
-        head = (f"{st.bold(CONTRACT_NAMES[contract])}, picked by {n(picker)}, contract "
-                f"{int(v.contract_no[0]) + 1} of 28")
-        if declared >= 0:
-            head += f" · {st.card(KING_OF_HEARTS)} declared by {n(declared)}"
-        self.say(head)
-        if contract == TRIX:
-            left = [int(x) for x in v.hand_sizes[0]]
-            self.say("Cards left: " + " · ".join(f"{n(s)} {left[s]}" for s in range(4)))
-            self.say(f"Layout:  {layout_line(st, int(v.played[0]))}")
-        else:
-            self.say(f"Tricks won: {n.row([int(x) for x in v.tricks[0]])}"
-                     f"   (trick {int(v.trick_no[0]) + 1})")
-            for line in self._so_far():
-                self.say(line)
-            cards = [int(c) for c in v.trick_cards[0]]
-            if t.turn == self.seat and int(v.trick_n[0]) == 0:
-                self.say("You lead.")
-            else:
-                self.say(f"On the table: {trick_line(st, n, int(v.leader[0]), cards)}")
-        playable = legal if t.decision in (PLAY, PLACE) else None
-        self.say(f"Your hand:  {hand_line(st, hand, playable)}")
-        if t.decision == DECLARE:
-            kh = st.card(KING_OF_HEARTS)
-            self.say(f"You hold the {kh}. Declared, it is worth 200 to whoever takes it; "
-                     "you lose 50 if someone else does.")
-
-    def _so_far(self) -> list[str]:
-        """The points of the contract being played, so far (trick contracts, once picked)."""
-        t = self.table
-        v = t.view(self.seat)
-        contract, number = int(v.contract[0]), int(v.contract_no[0])
-        if t.decision == PICK or contract == TRIX or contract < 0:
-            return []
-        tricks = [(e.winner, e.cards) for e in t.history_for(self.seat)
-                  if isinstance(e, Trick) and e.contract == number]
-        points, taken = points_so_far(contract, int(v.picker[0]), number // 4 + 1,
-                                      int(v.declared[0]), tricks)
-        line = f"{CONTRACT_NAMES[contract].capitalize()} so far: {self.names.row(points)}"
-        detail = [f"{self.names(s)} {taken[s]}" for s in range(4) if taken[s]]
-        return [line + (f"   (taken: {', '.join(detail)})" if detail else "")]
+        raise NotImplementedError
 
     def score(self) -> None:
-        """Totals (before this contract), the points of this contract so far, and the
-        contracts each seat has not used yet."""
-        v = self.table.view(self.seat)
-        self.say(f"Totals: {self.names.row([int(x) for x in v.totals[0]])}"
-                 + ("   (before this contract)" if self._so_far() else ""))
-        for line in self._so_far():
-            self.say(line)
-        for s in range(4):
-            used = int(v.used[0][s])
-            left = [name for a, name in enumerate(CONTRACT_NAMES) if not used >> a & 1]
-            self.say(f"  {self.names(s)} ({self.labels[s]}): "
-                     f"{', '.join(left) or 'no contracts'} left")
+        """The scores so far."""
+        raise NotImplementedError
 
     def last(self) -> None:
-        """Show the last trick of this contract, if it was looked at fewer than twice."""
-        t = self.table
-        v = t.view(self.seat)
-        number = int(v.contract_no[0])
-        if int(v.contract[0]) == TRIX:
-            self.say("There are no tricks in trix.")
-            return
-        tricks = [e for e in t.history_for(self.seat)
-                  if isinstance(e, Trick) and e.contract == number]
-        if not tricks:
-            self.say("No trick has been completed in this contract yet.")
-            return
-        looked = self._looks.get(number, 0)
-        if looked >= LOOKS:
-            self.say(f"You have already looked at the last trick {LOOKS} times in this "
-                     "contract.")
-            return
-        self._looks[number] = looked + 1
-        e = tricks[-1]
-        shown = trick_line(self.style, self.names, e.leader, e.cards)
-        self.say(f"Last trick ({e.trick + 1}): {shown}  →  won by {self.names(e.winner)}   "
-                 f"[look {looked + 1} of {LOOKS}]")
+        """Show the last trick, if the person may still look at it."""
+        raise NotImplementedError
 
     def final_lines(self) -> list[str]:
-        """The final totals and the result (the game must be over)."""
-        return result_lines(self.names, self.table.totals)
+        """The final scores and the result (the game must be over)."""
+        raise NotImplementedError
 
     # -- saving ----------------------------------------------------------------------
 
     def saved(self, seed: int, game_id: int, against: str) -> dict[str, Any]:
         """What ``--resume`` needs to rebuild this unfinished game."""
-        out = {"format": SAVE_FORMAT, "seed": seed, "game_id": game_id, "seat": self.seat,
-               "against": against, "actions": list(self.actions)}
-        if self.table.game.name != "trix":  # a save without a game is Trix's
-            out["game"] = self.table.game.name
-        return out
+        return {"format": SAVE_FORMAT, "seed": seed, "game_id": game_id, "seat": self.seat,
+                "against": against, "actions": list(self.actions),
+                "game": self.table.game.name}
 
 
-def game_record(table: Table, seed: int | None, labels: list[str]) -> GameRecord:
-    """The finished game at ``table`` as a ``trixsim-transcript/1`` record."""
-    rec = Recorder(seed, labels)
-    rec.fold(table.state, table.history)
-    return rec.records(table.state)[0]
+def game_record(table: Table, seed: int | None, labels: list[str]) -> Any:
+    """The finished game at ``table`` as a record with ``to_json()``: in the game's own
+    format where its terminal plug-in writes one (``record``), else the
+    ``trixsim-record/1`` envelope."""
+    own = getattr(terminal_of(table.game), "record", None)
+    return own(table, seed, labels) if own is not None else table.record(labels)
 
 
 def load_save(path: Path) -> dict[str, Any]:
-    """A saved game's fields; ValueError with a one-line reason if it is not one."""
+    """A saved game's fields; ValueError with a one-line reason if it is not one. A save
+    names its game (``game``) unless written before saves did; whether its actions fit
+    that game is for the caller, who knows the game, to check."""
     try:
         d = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -337,12 +216,15 @@ def load_save(path: Path) -> dict[str, Any]:
             or not isinstance(d.get("actions"), list) \
             or not all(isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 64
                        for a in d["actions"]) \
-            or not isinstance(d.get("game", "trix"), str):
-        raise ValueError(f"{path}: a damaged save (seed, game_id, seat, against, actions)")
-    if d.get("game", "trix") == "trix" and any(a > PASS for a in d["actions"]):
-        raise ValueError(f"{path}: a damaged save (seed, game_id, seat, against, actions)")
+            or ("game" in d and not isinstance(d["game"], str)):
+        raise ValueError(damaged(path))
     return d
 
 
-__all__ = ["HELP", "LOOKS", "OVER", "QUIT", "Session", "game_record",
-           "load_save"]
+def damaged(path: Path) -> str:
+    """The one line that says a save is damaged."""
+    return f"{path}: a damaged save (seed, game_id, seat, against, actions)"
+
+
+__all__ = ["LOOKS", "OVER", "QUIT", "SAVE_FORMAT", "Session", "damaged", "game_record",
+           "load_save", "terminal_of"]

@@ -1,58 +1,53 @@
-"""Text for the terminal table: Trix's cards, hands and events (from its narrator,
-``trixsim.games.trix.narrator``) and what the person types.
+"""What the person types at the terminal table, read the same way for every game.
 
-What the person types is read in the record notation of trixsim.games.trix.cards (``QH``, ``10S``),
-case-insensitive, with ``T`` for 10 and suit symbols also accepted. The seat at the
-keyboard is "you"; the others are "seat N".
+Cards are typed in the record notation every game here shares (rank then suit letter:
+``QH``, ``10S``), case-insensitive, with ``T`` for 10 and the suit symbols (``♥``, or
+the hollow ``♡``) also accepted; ``typed_card`` turns a line into that notation and the
+game's ``parse_card`` says which card it names. Names of choices (Trix's contracts) may
+be shortened to any unique start (``read_name``).
 """
 
 from __future__ import annotations
 
-from trixsim.games.trix.cards import SUIT_SYMBOLS, Card, card_name, parse_card
-from trixsim.games.trix.narrator import (
-    Names,
-    Narrator,
-    Style,
-    hand_line,
-    layout_line,
-    multiplier,
-    points_so_far,
-    points_table,
-    result_lines,
-    trick_line,
-)
-from trixsim.games.trix.types import CONTRACT_NAMES, Contract
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+SUIT_LETTERS = {"♥": "H", "♣": "C", "♦": "D", "♠": "S",
+                "♡": "H", "♧": "C", "♢": "D", "♤": "S"}
+"""Suit symbols, solid and hollow, and the letter the record notation writes."""
+
+CardT = TypeVar("CardT")
 
 
-def read_card(text: str) -> Card | None:
-    """The card typed as ``QH``, ``qh``, ``10s``, ``TS`` or ``Q♥``; None if it is none."""
+def typed_card(text: str) -> str:
+    """A typed card in record notation: no spaces, upper case, symbols as letters, ``T``
+    as 10 (``q ♥`` -> ``QH``, ``ts`` -> ``10S``)."""
     t = "".join(text.split()).upper()
-    for symbol, letter in zip(SUIT_SYMBOLS + "♡♧♢♤", "HCDS" * 2, strict=True):
+    for symbol, letter in SUIT_LETTERS.items():
         t = t.replace(symbol, letter)
     if t.startswith("T"):
         t = "10" + t[1:]
+    return t
+
+
+def read_typed_card(text: str, parse_card: Callable[[str], CardT]) -> CardT | None:
+    """The card ``text`` names by a game's ``parse_card`` (which raises ValueError for
+    none); None when it names none."""
     try:
-        return parse_card(t)
+        return parse_card(typed_card(text))
     except ValueError:
         return None
 
 
-def read_contract(text: str) -> list[Contract]:
-    """The contracts whose name starts with ``text`` (case-insensitive): one when it is
-    a name or a unique start of one."""
+def read_name(text: str, names: Sequence[str]) -> list[int]:
+    """The indices of the names that start with ``text`` (case-insensitive): one when it
+    is a name or a unique start of one, none when empty."""
     t = text.strip().lower()
     if not t:
         return []
-    if t in CONTRACT_NAMES:
-        return [CONTRACT_NAMES.index(t)]
-    return [k for k, name in enumerate(CONTRACT_NAMES) if name.startswith(t)]
+    if t in names:
+        return [list(names).index(t)]
+    return [k for k, name in enumerate(names) if name.startswith(t)]
 
 
-def card_names(cards: list[int]) -> str:
-    """Cards in the notation the person types, e.g. ``QH 10S``."""
-    return " ".join(card_name(c) for c in cards)
-
-
-__all__ = ["Names", "Narrator", "Style", "card_names", "hand_line", "layout_line",
-           "multiplier", "points_so_far", "points_table", "read_card", "read_contract",
-           "result_lines", "trick_line"]
+__all__ = ["SUIT_LETTERS", "read_name", "read_typed_card", "typed_card"]

@@ -1,5 +1,5 @@
-"""trump7 at the terminal table: the same loop, save and commands as Trix's session
-(``trixsim.terminal.session``), in trump7's words.
+"""trump7 at the terminal table: the plug-in ``Trump7Game.terminal`` names; the generic
+session's loop, save and commands (``trixsim.terminal.session``), in trump7's words.
 
 The person types a card (``QH``, ``10s``, ``TS``, ``Q♥``) or, in trump7-bid, a bid (a
 number of tricks, 0-13); ``hand``, ``score``, ``last`` (the last trick, twice a game),
@@ -11,14 +11,11 @@ cards in brackets.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
-from trixsim.game import Action, Seat
-from trixsim.games.trump7.cards import SUITS, Card, parse_card
+from trixsim.game import Action
+from trixsim.games.trump7.cards import Card, parse_card
 from trixsim.games.trump7.events import Trick
 from trixsim.games.trump7.narrator import (
     SYMBOLS,
-    Narrator,
     bid_stakes,
     card_text,
     hand_line,
@@ -26,10 +23,9 @@ from trixsim.games.trump7.narrator import (
     trick_line,
 )
 from trixsim.games.trump7.state import BID, PLAY
-from trixsim.strategy import Strategy
-from trixsim.table import Table
-from trixsim.terminal.names import PlaceNames, Style
+from trixsim.terminal.names import Style
 from trixsim.terminal.session import LOOKS, Session
+from trixsim.terminal.text import read_typed_card
 
 HELP = """\
 Commands (any time it is your turn):
@@ -46,28 +42,13 @@ Play, bidding and drawing go seat 0 → 1 → 2 → 3 → 0."""
 
 def read_card(text: str) -> Card | None:
     """The card typed as ``QH``, ``qh``, ``10s``, ``TS`` or ``Q♥``; None if it is none."""
-    t = "".join(text.split()).upper()
-    for symbol, letter in zip(SYMBOLS + "♧♢♡♤", SUITS * 2, strict=True):
-        t = t.replace(symbol, letter)
-    if t.startswith("T"):
-        t = "10" + t[1:]
-    try:
-        return parse_card(t)
-    except ValueError:
-        return None
+    return read_typed_card(text, parse_card)
 
 
 class Trump7Session(Session):
     """The person at ``seat`` plays a trump7 (or trump7-bid) ``table`` against ``bots``."""
 
     help_text = HELP
-
-    def __init__(self, table: Table, seat: Seat, bots: Mapping[int, Strategy],
-                 labels: list[str], say: Callable[[str], None],
-                 style: Style | None = None) -> None:
-        super().__init__(table, seat, bots, labels, say, style)  # type: ignore[arg-type]
-        self.names = PlaceNames(seat)
-        self.narrator = Narrator(self.style, self.names)  # type: ignore[assignment]
 
     def prompt(self) -> str:
         """What the person is asked for now."""
@@ -180,4 +161,7 @@ class Trump7Session(Session):
         return result_lines(self.names, self.table.totals)
 
 
-__all__ = ["HELP", "Trump7Session", "read_card"]
+SESSION = Trump7Session
+"""The session ``trixsim.terminal.Session`` opens for a trump7 or trump7-bid table."""
+
+__all__ = ["HELP", "SESSION", "Trump7Session", "read_card"]

@@ -1,13 +1,18 @@
-"""``trixsim train``: expert iteration by imitation, for the learned ``expert`` policy.
+"""``trixsim train``: expert iteration by imitation, for a learned linear policy of any
+game (a ``Trainee``: Trix's ``expert`` is ``trixsim.strategies.expert_training``).
 
 Iteration k plays ``deals`` deals (numbers ``k * deals ..``) of the seed in self-play: the
 teacher in iteration 0, the model of iteration k-1 afterwards. At each decision the
-teacher (by default ``pimc:worlds=200``) is asked what it would play; the model is then
-refitted on the decisions of all iterations so far (softmax regression, numpy), so it
-learns to answer like the teacher in the positions it reaches itself. Every iteration is
-verified on fresh duplicate deals (numbers from ``VERIFY_BASE``, never trained on):
-the model in one seat against the opponent (heuristic) in the other three, minus the
-opponent in all four, with a 95% interval.
+teacher (a strategy spec of the trainee's game) is asked what it would play; the model is
+then refitted on the decisions of all iterations so far (softmax regression, numpy), so
+it learns to answer like the teacher in the positions it reaches itself. Every iteration
+is verified on fresh duplicate deals (numbers from ``VERIFY_BASE``, never trained on):
+the model in one seat against the opponent in the other three, minus the opponent in all
+four, with a 95% interval, in the game's own score direction.
+
+What is learnt and how its data are labelled is the trainee's (its game, its strategy,
+its models and features, its weight files, its labelling job); the loop, the fit, the
+verification, the folder, resume and the plots are here, for every trainee.
 
 The folder holds ``train.json`` (settings and provenance), ``history.json`` (one entry per
 finished iteration: file digests, the agreement with the teacher, the verification),
@@ -32,18 +37,49 @@ import numpy as np
 
 from trixsim import __version__
 from trixsim.pool import Backend
-from trixsim.strategies import _expert_kernels as K
-from trixsim.strategies.expert import read_model, start_weights, write_model
-from trixsim.train import data as D
 from trixsim.train import verify as V
-from trixsim.train.fit import agreement, features, fit
+from trixsim.train.fit import Candidates, Decisions, agreement, fit, join
 
 VERIFY_BASE = 1_000_000_000
 """First deal number of the verification deals (training uses 0 ..)."""
 JOB_DEALS = 10
 """Deals per data job (the unit of work and of reproducibility)."""
-MODEL_NAMES = ("dineri", "damet", "pli", "farcha", "ray", "general", "trix", "pick",
-               "declare")
+
+
+@dataclass(frozen=True)
+class Trainee:
+    """What ``train`` trains: a learned linear policy of one game (a plug-in beside the
+    strategy it trains). The functions are module-level ones, so that a backend's
+    workers can be sent them."""
+
+    game: str
+    """The registered game its deals are played in; teacher and opponent are its."""
+    strategy: str
+    """The strategy that plays a weights file: ``{strategy}@{file}``."""
+    model_names: tuple[str, ...]
+    """One linear model per kind of decision, by name (the rows of the weights)."""
+    n_features: int
+    """Features per candidate (the columns of the weights)."""
+    start_weights: Callable[[], np.ndarray]
+    """The flat weights a training starts from."""
+    read_model: Callable[[Path], np.ndarray]
+    """The flat weights of a weights file (ValueError when it is none)."""
+    write_model: Callable[[Path, np.ndarray], None]
+    """Write flat weights as a file its strategy reads."""
+    collect: Callable[[str, str | None, int, int, int], Decisions]
+    """``collect(teacher, actor, seed, start, stop)``: the decisions of deals ``start ..
+    stop - 1`` in self-play by ``actor`` (None: the teacher), each labelled by the
+    teacher's choice (``action``) with its deal (``game``), in an order that depends
+    only on the arguments."""
+    features: Callable[[Decisions], Candidates]
+    """The candidates of every decision with their features (see ``fit``)."""
+    start_label: str = "the start"
+    """What the start weights play, as the agreement plot calls them."""
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The weights as a matrix: models by features."""
+        return len(self.model_names), self.n_features
 
 
 class TrainError(RuntimeError):
@@ -111,16 +147,17 @@ def _recorded(out: Path) -> int:
     return len(hist) if isinstance(hist, list) else 0
 
 
-def _load_data(path: Path) -> D.Decisions:
+def _load_data(path: Path) -> Decisions:
     with np.load(path, allow_pickle=False) as z:
         return {k: z[k] for k in z.files}
 
 
 def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
           progress: Callable[[str, int, int], None] | None = None,
-          log: Callable[[str], None] = print) -> list[dict[str, Any]]:
-    """Run (or resume) the iterations into ``out``; the history of finished iterations.
-    A KeyboardInterrupt leaves every finished iteration in place."""
+          log: Callable[[str], None] = print, *, trainee: Trainee) -> list[dict[str, Any]]:
+    """Run (or resume) the iterations of ``trainee`` into ``out``; the history of finished
+    iterations. A KeyboardInterrupt leaves every finished iteration in place."""
+    names = trainee.model_names
     out = Path(out)
     if resume:
         if not (out / "train.json").exists():
@@ -138,7 +175,7 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
         out.mkdir(parents=True, exist_ok=True)
         _write_json(out / "train.json", {
             "format": "trixsim-train/1", "config": asdict(cfg), "trixsim": __version__,
-            "features": K.N_FEATURES, "models": list(MODEL_NAMES),
+            "features": trainee.n_features, "models": list(names),
             "command": (f"trixsim train {out} --teacher {cfg.teacher} --opponent "
                         f"{cfg.opponent} --seed {cfg.seed} --iterations {cfg.iterations} "
                         f"--deals {cfg.deals} --verify {cfg.verify} --steps {cfg.steps}")})
@@ -147,44 +184,46 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
     (out / "data").mkdir(exist_ok=True)
     _write_json(out / "history.json", hist)
     parts = [_load_data(out / "data" / f"{k:03d}.npz") for k in range(len(hist))]
-    w = read_model(out / "iterations" / f"{len(hist) - 1:03d}.npz") if hist \
-        else start_weights()
+    w = trainee.read_model(out / "iterations" / f"{len(hist) - 1:03d}.npz") if hist \
+        else trainee.start_weights()
     for k in range(len(hist), cfg.iterations):
         t0 = time.monotonic()
-        actor = None if k == 0 else f"expert@{out / 'iterations' / f'{k - 1:03d}.npz'}"
+        actor = None if k == 0 else \
+            f"{trainee.strategy}@{out / 'iterations' / f'{k - 1:03d}.npz'}"
         lo = k * cfg.deals
         jobs = [(cfg.teacher, actor, cfg.seed, a, min(a + JOB_DEALS, lo + cfg.deals))
                 for a in range(lo, lo + cfg.deals, JOB_DEALS)]
-        got: dict[int, D.Decisions] = {}
+        got: dict[int, Decisions] = {}
 
-        def keep(res: D.Decisions, _got: dict[int, D.Decisions] = got,
+        def keep(res: Decisions, _got: dict[int, Decisions] = got,
                  _k: int = k, _n: int = len(jobs)) -> None:
             _got[int(res["game"][0])] = res
             if progress:
                 progress(f"iteration {_k}: data", len(_got), _n)
 
-        backend.map_unordered(D.collect, jobs, keep,
+        backend.map_unordered(trainee.collect, jobs, keep,
                               specs=[cfg.teacher] + ([actor] if actor else []))
-        new = D.join([got[key] for key in sorted(got)])
+        new = join([got[key] for key in sorted(got)])
         # what the model before this iteration predicts well, on positions it never saw
-        seen = agreement(features(new), w)  # iteration 0: the start, i.e. heuristic
+        seen = agreement(trainee.features(new), w.reshape(trainee.shape))  # 0: the start
         parts.append(new)
-        w = fit(features(D.join(parts)), w, steps=cfg.steps).ravel()
-        fitted = agreement(features(new), w)
+        w = fit(trainee.features(join(parts)), w.reshape(trainee.shape),
+                steps=cfg.steps).ravel()
+        fitted = agreement(trainee.features(new), w.reshape(trainee.shape))
         wpath, dpath = out / "iterations" / f"{k:03d}.npz", out / "data" / f"{k:03d}.npz"
-        write_model(wpath, w)
+        trainee.write_model(wpath, w)
         with open(dpath, "wb") as f:
             np.savez_compressed(f, **new)
         if progress:
             progress(f"iteration {k}: verify", 0, 1)
-        est = V.verify(f"expert@{wpath}", cfg.opponent, cfg.seed,
+        est = V.verify(trainee.game, f"{trainee.strategy}@{wpath}", cfg.opponent, cfg.seed,
                        VERIFY_BASE + k * cfg.verify, cfg.verify, backend)
         entry = {"iteration": k, "decisions": int(len(new["action"])),
                  "decisions_total": int(sum(len(p["action"]) for p in parts)),
                  "actor": actor or cfg.teacher,
                  "weights_sha256": _sha(wpath), "data_sha256": _sha(dpath),
-                 "agreement_new_data_before_fit": {MODEL_NAMES[m]: v for m, v in seen.items()},
-                 "agreement_after_fit": {MODEL_NAMES[m]: v for m, v in fitted.items()},
+                 "agreement_new_data_before_fit": {names[m]: v for m, v in seen.items()},
+                 "agreement_after_fit": {names[m]: v for m, v in fitted.items()},
                  "verify": {"opponent": cfg.opponent, "seed": cfg.seed,
                             "deals": [VERIFY_BASE + k * cfg.verify,
                                       VERIFY_BASE + (k + 1) * cfg.verify], **est},
@@ -197,5 +236,5 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
             f"({cfg.verify} deals)")
     from trixsim.train.plots import plot_history
 
-    plot_history(hist, out)
+    plot_history(hist, out, trainee.strategy, trainee.game, trainee.start_label)
     return hist

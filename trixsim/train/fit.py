@@ -1,36 +1,30 @@
-"""Fitting the linear policy: softmax regression over each decision's legal candidates.
+"""Fitting a linear policy: softmax regression over each decision's legal candidates.
 
 Each decision is a choice among its candidates; the model gives candidate ``a`` the
 probability ``exp(w_m · x_a) / Σ exp(w_m · x_b)`` (``m``: the decision's model) and the
 fit maximises the log-likelihood of the teacher's choices, with an L2 penalty, by full-batch
 Adam from the previous weights. numpy only: a few hundred thousand candidates fit in
-seconds, so no learning framework is needed.
+seconds, so no learning framework is needed. Nothing here knows a game: the candidates
+and their features are the trainee's (``Trainee.features``); the weights are a matrix of
+models by features.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from trixsim.strategies import _expert_kernels as K
-from trixsim.train.data import Decisions
+Decisions = dict[str, np.ndarray]
+"""Labelled decisions, one entry per decision in every array: at least ``action`` (the
+teacher's choice) and ``game`` (the deal), with whatever else the trainee's features
+read."""
+Candidates = dict[str, np.ndarray]
+"""``X`` (candidates, features) float64, ``group`` (its decision, sorted), ``chosen``
+(bool: the teacher's), ``model`` (per decision: which row of the weights scores it)."""
 
-Table = dict[str, np.ndarray]
-"""``X`` (candidates, N_FEATURES) float64, ``group`` (its decision), ``chosen`` (bool),
-``model`` (per decision)."""
 
-
-def features(d: Decisions) -> Table:
-    """The candidates of every decision with their features (compiled)."""
-    n = K.count_candidates(d["legal"], d["rows"][:, K._DECISION].copy())
-    X = np.zeros((n, K.N_FEATURES), dtype=np.float64)
-    group = np.zeros(n, dtype=np.int64)
-    chosen = np.zeros(n, dtype=np.bool_)
-    model = np.zeros(len(d["legal"]), dtype=np.int64)
-    from trixsim.strategies.expert import heuristic_params
-
-    K.fill_features(d["rows"], d["hand"], d["legal"], d["action"], heuristic_params(), X,
-                    group, chosen, model)
-    return {"X": X, "group": group, "chosen": chosen, "model": model}
+def join(parts: list[Decisions]) -> Decisions:
+    """Decisions of several jobs, in the order given."""
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def _softmax_parts(X: np.ndarray, group: np.ndarray, w: np.ndarray
@@ -45,12 +39,13 @@ def _softmax_parts(X: np.ndarray, group: np.ndarray, w: np.ndarray
     return e / np.repeat(tot, sizes), starts
 
 
-def fit(t: Table, w0: np.ndarray, steps: int = 300, lr: float = 0.05,
+def fit(t: Candidates, w0: np.ndarray, steps: int = 300, lr: float = 0.05,
         l2: float = 1e-4) -> np.ndarray:
-    """Weights (N_MODELS, N_FEATURES) maximising the teacher's choices' likelihood."""
-    w = np.array(w0, dtype=np.float64).reshape(K.N_MODELS, K.N_FEATURES).copy()
+    """Weights (models, features), from ``w0`` of that shape, maximising the teacher's
+    choices' likelihood."""
+    w = np.array(w0, dtype=np.float64).copy()
     cand_model = t["model"][t["group"]]
-    for m in range(K.N_MODELS):
+    for m in range(w.shape[0]):
         sel = np.flatnonzero(cand_model == m)
         if not sel.size:
             continue
@@ -68,10 +63,11 @@ def fit(t: Table, w0: np.ndarray, steps: int = 300, lr: float = 0.05,
     return w
 
 
-def agreement(t: Table, w: np.ndarray) -> dict[int, list[float | int]]:
-    """Per model: the share of decisions with more than one candidate where the model's
-    best candidate is the teacher's, and how many such decisions there are."""
-    w = np.asarray(w).reshape(K.N_MODELS, K.N_FEATURES)
+def agreement(t: Candidates, w: np.ndarray) -> dict[int, list[float | int]]:
+    """Per model (a row of ``w``, models by features): the share of decisions with more
+    than one candidate where the model's best candidate is the teacher's, and how many
+    such decisions there are."""
+    w = np.asarray(w)
     z = np.einsum("ij,ij->i", t["X"], w[t["model"][t["group"]]])
     g = t["group"]
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
@@ -80,7 +76,7 @@ def agreement(t: Table, w: np.ndarray) -> dict[int, list[float | int]]:
     best = np.array([s + int(np.argmax(z[s:s + n])) for s, n in zip(starts, sizes, strict=True)])
     hit = t["chosen"][best]
     dec_model = t["model"][g[starts]]
-    for m in range(K.N_MODELS):
+    for m in range(w.shape[0]):
         sel = (dec_model == m) & (sizes > 1)
         if sel.any():
             out[m] = [float(hit[sel].mean()), int(sel.sum())]

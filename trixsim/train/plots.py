@@ -6,13 +6,20 @@ from pathlib import Path
 from typing import Any
 
 
-def plot_history(hist: list[dict[str, Any]], out: Path) -> list[Path]:
+def plot_history(hist: list[dict[str, Any]], out: Path, strategy: str, game: str,
+                 start: str = "the start") -> list[Path]:
     """``strength.png`` (the verification per iteration, 95% intervals) and
     ``agreement.png`` (per decision kind, how often the model plays the teacher's choice
     on each iteration's new data: before the fit, i.e. on positions it never trained on,
-    and after); the paths written (none without history)."""
+    and after); the paths written (none without history). ``strategy``: what is trained,
+    ``game``: its game (whose direction says which scores are better), ``start``: what
+    the start weights are called."""
     if not hist:
         return []
+    from trixsim.game import direction
+    from trixsim.games import get_game
+
+    better = direction(get_game(game))
     import matplotlib
 
     matplotlib.use("Agg")
@@ -27,8 +34,8 @@ def plot_history(hist: list[dict[str, Any]], out: Path) -> list[Path]:
                 fmt="o-", capsize=4)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("iteration")
-    ax.set_ylabel(f"points per game vs {opp} (lower is better)")
-    ax.set_title(f"expert against {opp}, fresh duplicate deals, 95% intervals")
+    ax.set_ylabel(f"points per game vs {opp} ({better} is better)")
+    ax.set_title(f"{strategy} against {opp}, fresh duplicate deals, 95% intervals")
     ax.set_xticks(its)
     fig.tight_layout()
     paths = [out / "strength.png"]
@@ -47,7 +54,7 @@ def plot_history(hist: list[dict[str, Any]], out: Path) -> list[Path]:
     if first_before and hist[0]["iteration"] == 0:
         ax.bar([i - width for i in range(len(names))],
                [first_before.get(n, [0, 0])[0] for n in names], width, color="lightgrey",
-               label="the start (heuristic's choices)")
+               label=start)
     last_before = hist[-1]["agreement_new_data_before_fit"]
     if last_before and len(hist) > 1:
         ax.bar([i + len(hist) * width for i in range(len(names))],

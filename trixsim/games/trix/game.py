@@ -76,6 +76,11 @@ class TrixGame(CompiledGame):
     events_module = events_module
     record_fields = ("first_picker",)
     """A Trix game replays from the seed, its index and who picked first."""
+    terminal = "trixsim.terminal.trix"
+    """The terminal table's plug-in: Trix's session and its records (``trixsim play``)."""
+    report_aspects = "trixsim.reports.trix_aspects"
+    """The report's plug-in for Trix's own aspects: contract ordering, K♥ declaration,
+    trix timing and the points of every contract."""
     check_summary = ("{rows:,} contracts: totals, game ends, finals, sums and every contract "
                      "by the rules")
     format_limits = {"trixsim-run/1": None}

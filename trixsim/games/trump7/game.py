@@ -57,6 +57,8 @@ class Trump7Game(CompiledGame):
     """A trump7 game replays from the seed and its index alone (the dealer is index % 4)."""
     report_aspects = "trixsim.reports.trump7_aspects"
     """The report's plug-in for trump7's own aspects: bidding, trump use, lead choices."""
+    terminal = "trixsim.terminal.trump7"
+    """The terminal table's plug-in: trump7's session (``trixsim play``)."""
     check_summary = ("points from tricks, honours and bids, 13 tricks and 12 honour points "
                      "a game, winners, losers and sums by the rules")
     format_limits: dict[str, str | None] = {}

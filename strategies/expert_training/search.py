@@ -1,8 +1,9 @@
 """``expert-search``: Monte-Carlo search with the learned ``expert`` policy as the rollout
-policy and the model of the other seats (a prototype, see trixsim/train/_search_kernels.py;
-not bundled: load it by import path)::
+policy and the model of the other seats (a prototype, see ``_search_kernels`` beside this
+module; not bundled: load it by import path)::
 
-    trixsim compare trixsim.train.expert_search:ExpertSearchStrategy@DIR/model.npz pimc
+    trixsim compare \
+        trixsim.strategies.expert_training.search:ExpertSearchStrategy@DIR/model.npz pimc
 
 searches with the weights of a ``trixsim train`` folder (without ``@``: the bundled ones).
 """
@@ -12,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from trixsim.strategies.expert import ExpertStrategy
 
 from trixsim.games.trix.observation import Observation
-from trixsim.strategies.expert import ExpertStrategy
 from trixsim.strategy import Param
 
 
@@ -49,12 +50,12 @@ class ExpertSearchStrategy(ExpertStrategy):
                 break
             if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
                 return None
-        from trixsim.train import _search_kernels as K
+        from trixsim.strategies.expert_training import _search_kernels as K
 
         return K.search_policy, np.ascontiguousarray(self.policy_params(), dtype=np.float64)
 
     def _answer(self, obs: Observation) -> np.ndarray:
-        from trixsim.train import _search_kernels as K
+        from trixsim.strategies.expert_training import _search_kernels as K
 
         out = np.empty(len(obs), dtype=np.int64)
         K.search_batch(obs.state_rows(), np.ascontiguousarray(obs.legal, dtype=np.int64),
