@@ -20,7 +20,7 @@ from numba import njit
 from trixsim.strategies import heuristic_kernels as H
 
 from trixsim import policykit, rng
-from trixsim.games.trix import cards, rules
+from trixsim.games.trix import cards, rules, worlds
 from trixsim.games.trix.cards import bit_count
 from trixsim.games.trix.policy import (
     POLICY_SIG,
@@ -29,13 +29,13 @@ from trixsim.games.trix.policy import (
     pick_number,
     state_row,
 )
-from trixsim.games.trix.rules import placeable_one
 from trixsim.games.trix.state import FIELDS
 from trixsim.games.trix.types import DECLARE, PASS, PICK, PLACE, TRIX
+from trixsim.games.trix.worlds import trix_excluded
 from trixsim.jitcache import guard, sources
 
-guard(__file__, sources(cards, rng, policykit, rules, H), FIELDS, DECLARE, PASS, PICK, PLACE,
-      TRIX)
+guard(__file__, sources(cards, rng, policykit, rules, worlds, H), FIELDS, DECLARE, PASS,
+      PICK, PLACE, TRIX)
 
 N_FEATURES = 64
 HEUR = N_FEATURES - 1
@@ -78,23 +78,6 @@ def model_of(s: np.ndarray) -> int:
     if d == PLACE:
         return M_PLACE
     return s[_CONTRACT]
-
-
-@njit(cache=True, nogil=True)
-def trix_excluded(s: np.ndarray) -> np.ndarray:
-    """Per seat, the cards it is known not to hold from its trix passes: at a pass it held
-    nothing placeable, and cards only leave hands."""
-    out = np.zeros(4, dtype=np.int64)
-    placed = np.int64(0)
-    n = s[_TRIX_N]
-    for k in range(min(n, 128)):
-        b = (np.int64(s[_TRIX_LOG + k // 8]) >> np.int64(8 * (k % 8))) & 0xFF
-        seat, a = b >> 6, b & 63
-        if a == PASS:
-            out[seat] |= placeable_one(placed)
-        else:
-            placed |= np.int64(1) << a
-    return out
 
 
 @njit(cache=True, nogil=True)

@@ -3,13 +3,14 @@
 At every decision with more than one legal action (card play, trix placement, the K♥
 declaration, the contract choice; ``search`` chooses which), it deals the cards it cannot
 see ``worlds`` times, consistently with everything it has seen (cards played, the suits
-each seat has shown out of, a declared K♥ still with its declarer), plays each legal
-action in every world and the rest of the contract with a fast rollout policy for all
-four seats, and takes the action with the best mean standing after the contract: the
-others' mean points minus its own, with a bonus for ending the game lowest and a penalty
-for ending it highest (a move that pushes its own total over 1000 is a disaster, pushing
-the leader over is not). Ties go to the lowest action id. All of it runs in compiled code
-(``strategies/_pimc_kernels.py``) on both paths, with the same choices.
+each seat has shown out of, the cards a seat's trix passes show it lacks, a declared K♥
+still with its declarer), plays each legal action in every world and the rest of the
+contract with a fast rollout policy for all four seats, and takes the action with the
+best mean standing after the contract: the others' mean points minus its own, with a bonus
+for ending the game lowest and a penalty for ending it highest (a move that pushes its own
+total over 1000 is a disaster, pushing the leader over is not). Ties go to the lowest
+action id. All of it runs in compiled code (``strategies/_pimc_kernels.py``) on both
+paths, with the same choices.
 """
 
 from __future__ import annotations

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init, legal_action_mask, step
 from trixsim.games.trix.cards import KH_MASK, SUIT_MASK
 from trixsim.games.trix.observation import shown_voids
+from trixsim.games.trix.rules import placeable_one
 from trixsim.games.trix.state import COL
-from trixsim.games.trix.types import DONE, PLACE
-from trixsim.games.trix.worlds import sample_hands
+from trixsim.games.trix.types import DONE, PASS, PLACE
+from trixsim.games.trix.worlds import sample_hands, trix_excluded
 from trixsim.loading import StrategyLoadError, load_seats, load_strategy
 from trixsim.sim import decide, play_batch
 from trixsim.testing import check_strategy
@@ -32,7 +35,7 @@ def _states(seed: int, games: int = 30):
 
 
 def test_sampled_worlds_respect_what_the_seat_has_seen() -> None:
-    checked = 0
+    checked = passes = 0
     for S, legal in _states(4):
         for g in range(S.shape[0]):
             s = S[g]
@@ -58,8 +61,48 @@ def test_sampled_worlds_respect_what_the_seat_has_seen() -> None:
             holder = int(s[COL["declared"]])
             if holder >= 0 and real[holder] & KH_MASK:
                 assert got[holder] & KH_MASK
+            excluded = trix_excluded(s)
+            assert not any(int(excluded[p]) & real[p] for p in range(4))  # the real deal fits
+            assert not any(int(excluded[p]) & got[p] for p in range(4)), "a pass contradicted"
             checked += 1
-    assert checked > 500
+            passes += bool(excluded.any())
+    assert checked > 500 and passes > 20
+
+
+def _trix_states(seed: int) -> list[np.ndarray]:
+    """Every state of a trix contract met in a few heuristic games where a seat must
+    place or pass, after at least one pass was seen."""
+    out = []
+    for S, _legal in _states(seed, games=8):
+        for g in range(S.shape[0]):
+            if S[g, COL["phase"]] == PLACE and trix_excluded(S[g]).any():
+                out.append(S[g])
+    return out
+
+
+@given(seed=hs.integers(0, 2**20), key=hs.integers(0, 2**62))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_no_world_gives_a_seat_a_card_its_trix_passes_rule_out(seed: int, key: int) -> None:
+    """At a pass a seat held nothing placeable; every sampled world keeps it so, on every
+    trix position of random games (the trix history read from the public row alone)."""
+    for s in _trix_states(seed)[:25]:
+        me = int(s[COL["turn"]])
+        real = [int(x) for x in s[COL["hands"]:COL["hands"] + 4]]
+        # the exclusions, read the long way from the trix log: what was placeable at
+        # each pass, seat by seat
+        placed, ruled_out = 0, [0, 0, 0, 0]
+        for k in range(int(s[COL["trix_n"]])):
+            b = (int(s[COL["trix_log"] + k // 8]) >> (8 * (k % 8))) & 0xFF
+            if b & 63 == PASS:
+                ruled_out[b >> 6] |= int(placeable_one(placed))
+            else:
+                placed |= 1 << (b & 63)
+        assert [int(x) for x in trix_excluded(s)] == ruled_out
+        out = np.zeros(4, dtype=np.int64)
+        assert sample_hands(s, me, real[me], key, out)
+        assert all(not int(out[p]) & ruled_out[p] for p in range(4))
+        assert sorted(bin(int(h)).count("1") for h in out) == \
+            sorted(bin(h).count("1") for h in real)
 
 
 def test_worlds_differ_between_seeds_and_repeat_for_one() -> None:

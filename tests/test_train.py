@@ -185,28 +185,3 @@ def test_the_bundled_model_is_the_one_its_provenance_names() -> None:
     assert "trixsim train" in doc["trained_by"]["command"]
     assert BUNDLED_MODEL.stat().st_size < 5_000_000
     assert np.array_equal(ExpertStrategy().weights, read_model(BUNDLED_MODEL))
-
-
-def test_search_worlds_respect_the_trix_passes_seen() -> None:
-    from trixsim.strategies.expert_training import _search_kernels as S
-
-    from trixsim.games.trix.policy import C
-    from trixsim.games.trix.types import PLACE
-    from trixsim.games.trix.worlds import sample_hands
-
-    d = collect("heuristic", None, 6, 0, 4)
-    rows = [i for i in range(len(d["action"]))
-            if d["rows"][i][C["decision"]] == PLACE and K.trix_excluded(d["rows"][i]).any()]
-    assert rows
-    plain = fitted = 0
-    hands = np.zeros(4, dtype=np.int64)
-    for i in rows[:40]:
-        s, hand = d["rows"][i], int(d["hand"][i])
-        excl, me = K.trix_excluded(s), int(s[C["seat"]])
-        for key in range(10):
-            sample_hands(s, me, hand, key, hands)
-            plain += S._fits(hands, excl)
-            ok = S.sample_fitting(s, me, hand, key, excl, hands)
-            assert ok == S._fits(hands, excl)
-            fitted += ok
-    assert fitted > plain  # the plain sampler contradicts passes the search now avoids

@@ -6,10 +6,10 @@ It is ``pimc``'s search with two of its parts swapped: the generic driver
 (``trixsim.search.pimc``) deals the hidden cards ``worlds`` times and plays each legal
 action and the rest of the contract in every world, and the standing after the contract
 is ``pimc``'s (``_pimc_kernels.standing``: the other seats' mean points minus its own, a
-bonus for ending the game lowest, a penalty for ending it highest). Its own are the
-rollout, the learned policy for all four seats, and the worlds: in trix a deal that gives
-a seat a card its passes showed it lacks is drawn again, up to ``RESAMPLE`` times. Ties
-go to the learned policy's own choice. Randomness comes only from the decision's key.
+bonus for ending the game lowest, a penalty for ending it highest). Its own is the
+rollout, the learned policy for all four seats; its worlds are pimc's (which keep to the
+trix passes seen). Ties go to the learned policy's own choice. Randomness comes only
+from the decision's key.
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ from trixsim.games.trix.cards import bit_count
 from trixsim.games.trix.policy import POLICY_SIG, C, param_vector, policy_key, state_row
 from trixsim.games.trix.state import COL
 from trixsim.games.trix.types import DONE
-from trixsim.games.trix.worlds import apply, forced, legal, make_world, sample_hands
+from trixsim.games.trix.worlds import apply, forced, legal, sample_world
 from trixsim.jitcache import guard, sources
-from trixsim.rng import mix64
 from trixsim.search import pimc as driver_module
 from trixsim.search.pimc import MAX_ACTIONS, best_action, specialise
 
@@ -41,42 +40,8 @@ P_WORLDS, P_WIN, P_LOSE = 0, 1, 2
 P_MODEL = 3
 """The parameter vector: worlds, win bonus, lose penalty, then the learned policy's vector
 (its weights, then the heuristic's parameters)."""
-RESAMPLE = 16
-"""Deals tried per world before one that contradicts a trix pass is kept anyway."""
-
 _DECISION, _SEAT, _TURN = C["decision"], C["seat"], C["turn"]
 _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _fits(hands: np.ndarray, excl: np.ndarray) -> bool:
-    """Whether no seat holds a card its trix passes showed it does not hold."""
-    for p in range(4):
-        if hands[p] & excl[p]:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def sample_fitting(s: np.ndarray, me: int, hand: int, key: int, excl: np.ndarray,
-                   hands: np.ndarray) -> bool:
-    """``sample_hands`` into ``hands``, drawn again (up to ``RESAMPLE`` times) while a seat
-    gets a card its trix passes showed it lacks (``excl``); whether the deal kept fits."""
-    for t in range(RESAMPLE):
-        sample_hands(s, me, hand, key, hands)
-        if _fits(hands, excl):
-            return True
-        key = np.int64(mix64(np.uint64(key) + np.uint64(t + 1)))
-    return False
-
-
-@njit(cache=True, inline="always")
-def _sample(s: np.ndarray, me: int, hand: int, wkey: int, prm: np.ndarray,
-            W: np.ndarray) -> None:
-    """The driver's world: hidden hands that fit the trix passes seen, as a whole state."""
-    hands = np.zeros(4, dtype=np.int64)
-    sample_fitting(s, me, hand, wkey, E.trix_excluded(s), hands)
-    make_world(s, hands, W)
 
 
 @njit(cache=True, inline="always")
@@ -96,7 +61,7 @@ def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
     return standing(W, me, prm[P_WIN], prm[P_LOSE])
 
 
-_scores = specialise(__name__, "_scores", sample=_sample, apply=pimc_kernels._apply,
+_scores = specialise(__name__, "_scores", sample=sample_world, apply=pimc_kernels._apply,
                      rollout=_rollout, utility=_utility, inline=True)
 """The generic driver (``trixsim.search.pimc``) bound to expert-search's functions."""
 

@@ -6,8 +6,9 @@ the public-API counterpart is ``trixsim.games.trix.search``). Everything here re
 the public columns of a state row and the searching seat's own hand.
 
 - ``sample_hands(s, seat, hand, seed, out)`` deals the cards ``seat`` cannot see to the
-  other seats: as many as each still holds, none of a suit a seat has shown out of, and a
-  declared K♥ that is still out to its declarer;
+  other seats: as many as each still holds, none of a suit a seat has shown out of, none
+  that a seat's trix passes show it cannot hold (``trix_excluded``), and a declared K♥
+  that is still out to its declarer;
 - ``make_world(s, hands, W)`` writes row 0 of ``W`` as the state with those hands, set to
   stop when the current contract ends (``sample_world`` does both, for the driver);
 - ``apply(W, action)`` plays one action for the seat to act (False if illegal), and
@@ -26,7 +27,7 @@ from numba import njit
 from trixsim import rng
 from trixsim.games.trix import cards, policy, rules, state
 from trixsim.games.trix.cards import KH_MASK, bit_count
-from trixsim.games.trix.rules import _is_legal, legal_one, step_one
+from trixsim.games.trix.rules import _is_legal, legal_one, placeable_one, step_one
 from trixsim.games.trix.state import COL, WIDTH
 from trixsim.games.trix.types import DONE, PASS, PLACE
 from trixsim.jitcache import guard, sources
@@ -46,16 +47,37 @@ _VOIDS = COL["voids"]
 _DECLARED = COL["declared"]
 _STOP_AFTER = COL["stop_after"]
 _PHASE = COL["phase"]
+_TRIX_LOG = COL["trix_log"]
+_TRIX_N = COL["trix_n"]
+
+
+@njit(cache=True, nogil=True)
+def trix_excluded(s: np.ndarray) -> np.ndarray:
+    """Per seat, the cards its trix passes this contract show it does not hold: at a pass
+    it held nothing placeable then (§11), and cards only leave hands. Read from the public
+    trix history (``trix_log``); all zero outside trix."""
+    out = np.zeros(4, dtype=np.int64)
+    placed = np.int64(0)
+    n = s[_TRIX_N]
+    for k in range(min(n, 128)):
+        b = (np.int64(s[_TRIX_LOG + k // 8]) >> np.int64(8 * (k % 8))) & 0xFF
+        seat, a = b >> 6, b & 63
+        if a == PASS:
+            out[seat] |= placeable_one(placed)
+        else:
+            placed |= np.int64(1) << a
+    return out
 
 
 @njit(cache=True)
 def sample_hands(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray) -> bool:
     """Deal the cards ``seat`` cannot see to the other three seats into ``out`` (four
     hand masks; ``out[seat] = hand``), consistently with the public state ``s``: Trix's
-    constraints (each seat's cards left, its shown voids, a declared K♥ still out with its
-    declarer) handed to the generic ``trixsim.search.deal.deal_hidden``, the other seats
-    in seat order as its holders. Returns False if 64 attempts all dead-ended (then the
-    last deal ignores the shown voids)."""
+    constraints (each seat's cards left, its shown voids and the cards its trix passes
+    rule out, a declared K♥ still out with its declarer) handed to the generic
+    ``trixsim.search.deal.deal_hidden``, the other seats in seat order as its holders.
+    Returns False if 64 attempts all dead-ended (then the last deal ignores those
+    constraints)."""
     unknown = FULL & ~hand & ~np.int64(s[_PLAYED])
     need = np.zeros(3, dtype=np.int64)
     allowed = np.zeros(3, dtype=np.int64)
@@ -63,11 +85,12 @@ def sample_hands(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray
     got = np.zeros(3, dtype=np.int64)
     voids = np.int64(s[_VOIDS])
     holder = s[_DECLARED]
+    excluded = trix_excluded(s)
     h = 0
     for p in range(4):
         if p != seat:
             need[h] = 8 - bit_count(np.int64(s[_PLAYED_BY + p]))
-            a = FULL
+            a = FULL & ~excluded[p]
             for suit in range(4):
                 if (voids >> (4 * p + suit)) & 1:
                     a &= ~(np.int64(0xFF) << (8 * suit))
