@@ -20,7 +20,7 @@ from trixsim.strategies import heuristic_kernels
 from trixsim.strategies.heuristic_kernels import heuristic_decide
 
 from trixsim import rng
-from trixsim.games.trix import cards
+from trixsim.games.trix import cards, rules
 from trixsim.games.trix import policy as policy_module
 from trixsim.games.trix import worlds as worlds_module
 from trixsim.games.trix.cards import bit_count
@@ -32,18 +32,19 @@ from trixsim.games.trix.policy import (
     state_row,
     uniform_action,
 )
+from trixsim.games.trix.rules import legal_one, step_one
 from trixsim.games.trix.state import COL
-from trixsim.games.trix.types import DECLARE, DONE, PICK, PLACE, PLAY
-from trixsim.games.trix.worlds import apply, forced, legal, sample_world
+from trixsim.games.trix.types import DECLARE, DONE, PASS, PICK, PLACE, PLAY
+from trixsim.games.trix.worlds import apply, sample_world
 from trixsim.jitcache import guard, sources
 from trixsim.rng import mix64
 from trixsim.search import deal as deal_module
 from trixsim.search import pimc as driver_module
 from trixsim.search.pimc import MAX_ACTIONS, best_action, specialise
 
-guard(__file__, sources(cards, rng, policy_module, worlds_module, heuristic_kernels,
+guard(__file__, sources(cards, rng, policy_module, rules, worlds_module, heuristic_kernels,
                         deal_module, driver_module),
-      tuple(C.items()), DONE)
+      tuple(C.items()), DONE, PASS, PLACE)
 
 # Parameter vector layout.
 P_WORLDS = 0
@@ -63,19 +64,20 @@ _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
 
 @njit(cache=True, inline="always")
 def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
-    """Play world ``W`` to the end of its contract, every seat by the rollout policy."""
+    """Play world ``W`` to the end of its contract, every seat by the rollout policy.
+    Lean: one legal mask per step, and the rules' step without a second legality check
+    (the policies only return legal actions)."""
     mode = int(prm[P_ROLLOUT])
     hp = prm[P_HEUR:]
     while W[0, _DECISION] != DONE:
-        a = forced(W)
-        if a < 0:
-            lm = legal(W)
-            if mode == 0:
-                a = heuristic_decide(W[0], lm, W[0, _HANDS + W[0, _TURN]], hp)
-            else:
-                a = uniform_action(lm, np.int64(mix64(np.uint64(key)
-                                                      + np.uint64(W[0, _PLY]))))
-        apply(W, a)
+        lm = legal_one(W, 0)
+        if W[0, _DECISION] == PLACE and lm == 0:
+            a = PASS  # the trix pass the rules take without asking
+        elif mode == 0:
+            a = heuristic_decide(W[0], lm, W[0, _HANDS + W[0, _TURN]], hp)
+        else:
+            a = uniform_action(lm, np.int64(mix64(np.uint64(key) + np.uint64(W[0, _PLY]))))
+        step_one(W, 0, a)
 
 
 @njit(cache=True, inline="always")
