@@ -23,7 +23,7 @@ from trixsim import rng
 from trixsim.games.trix import cards, rules
 from trixsim.games.trix import policy as policy_module
 from trixsim.games.trix import worlds as worlds_module
-from trixsim.games.trix.cards import bit_count
+from trixsim.games.trix.cards import bit_count, low_card
 from trixsim.games.trix.policy import (
     POLICY_SIG,
     C,
@@ -65,14 +65,17 @@ _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
 @njit(cache=True, inline="always")
 def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
     """Play world ``W`` to the end of its contract, every seat by the rollout policy.
-    Lean: one legal mask per step, and the rules' step without a second legality check
-    (the policies only return legal actions)."""
+    Lean: one legal mask per step, the rules' step without a second legality check (the
+    policies only return legal actions), and no policy asked when only one action is
+    legal (about 38% of the heuristic's steps: every policy plays it)."""
     mode = int(prm[P_ROLLOUT])
     hp = prm[P_HEUR:]
     while W[0, _DECISION] != DONE:
         lm = legal_one(W, 0)
         if W[0, _DECISION] == PLACE and lm == 0:
             a = PASS  # the trix pass the rules take without asking
+        elif lm & (lm - 1) == 0:
+            a = low_card(lm)
         elif mode == 0:
             a = heuristic_decide(W[0], lm, W[0, _HANDS + W[0, _TURN]], hp)
         else:
