@@ -64,7 +64,7 @@ def test_shuffles_are_permutations_and_depend_on_the_seed() -> None:
 
 
 @njit(cache=False)
-def _toy_sample(s, me, hand, wkey, prm, W):  # noqa: ANN001, ANN202
+def _toy_sample(s, me, hand, wkey, prm, W, work):  # noqa: ANN001, ANN202
     W[0, :] = s
     W[0, 1] = wkey & 1  # a hidden coin
 

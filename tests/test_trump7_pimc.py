@@ -19,7 +19,7 @@ from trixsim.games import get_game
 from trixsim.games.trump7 import rules
 from trixsim.games.trump7.cards import SUIT_MASK
 from trixsim.games.trump7.state import COL, DONE, WIDTH
-from trixsim.games.trump7.worlds import draws_after, hand_fits, sample_world, void_history
+from trixsim.games.trump7.worlds import WORK, draws_after, hand_fits, sample_world, void_history
 from trixsim.loading import StrategyLoadError, load_strategy
 from trixsim.policykit import strategy_subkey
 from trixsim.runner import RunConfig, run
@@ -59,7 +59,8 @@ def _world(s: np.ndarray, key: int, public: bool = True) -> np.ndarray:
     (or, ``public=False``, from the live row itself) and the seat's hand."""
     W = np.zeros((1, WIDTH), dtype=np.int64)
     me = int(s[TURN])
-    sample_world(_public(s) if public else s, me, int(s[HANDS + me]), key, np.zeros(1), W)
+    sample_world(_public(s) if public else s, me, int(s[HANDS + me]), key, np.zeros(1), W,
+                 np.empty(WORK, dtype=np.int64))
     return W[0]
 
 

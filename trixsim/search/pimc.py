@@ -7,9 +7,11 @@ world, plays each legal action and then the rest of the game (or of whatever spa
 game's rollout covers) with the rollout policy for every seat, adding the deciding seat's
 utility to the action's score. The game supplies, as compiled functions:
 
-- ``sample(s, me, hand, wkey, prm, W)``: write into row 0 of ``W`` a world: the public
-  state row ``s`` with the hidden information (the other hands, a hidden stock's order)
-  drawn from ``wkey`` consistently with what ``me``, holding ``hand``, has seen;
+- ``sample(s, me, hand, wkey, prm, W, work)``: write into row 0 of ``W`` a world: the
+  public state row ``s`` with the hidden information (the other hands, a hidden stock's
+  order) drawn from ``wkey`` consistently with what ``me``, holding ``hand``, has seen;
+  ``work`` is working space (``SAMPLE_WORK`` int64 entries, any contents) allocated once
+  per decision, so that dealing a world allocates nothing;
 - ``apply(W, a)``: play action ``a`` for the seat to act in the world;
 - ``rollout(W, prm, wkey)``: play the world to the end of the span the game searches;
 - ``utility(W, me, prm)``: the seat's value of the finished world, **higher is better**:
@@ -44,6 +46,8 @@ guard(__file__, sources(rng))
 
 MAX_ACTIONS = 64
 """Actions are bits of an int64 mask."""
+SAMPLE_WORK = 512
+"""Entries of the working space the driver lends a game's world sampler."""
 
 
 @njit(cache=True, inline="always")
@@ -81,9 +85,10 @@ def _pimc_scores(s: np.ndarray, me: int, lg: int, hand: int, key: int, n_worlds:
     width = s.shape[0]
     base = np.zeros((1, width), dtype=np.int64)
     W = np.zeros((1, width), dtype=np.int64)
+    work = np.empty(SAMPLE_WORK, dtype=np.int64)
     for w in range(n_worlds):
         wkey = world_key(key, w)
-        sample(s, me, hand, wkey, prm, base)
+        sample(s, me, hand, wkey, prm, base, work)
         m = np.int64(lg)
         while m:
             a = low_bit(m)
@@ -130,4 +135,5 @@ def best_action(lg: int, score: np.ndarray) -> int:
     return best
 
 
-__all__ = ["MAX_ACTIONS", "best_action", "low_bit", "specialise", "world_key"]
+__all__ = ["MAX_ACTIONS", "SAMPLE_WORK", "best_action", "low_bit", "specialise",
+           "world_key"]
