@@ -8,8 +8,10 @@ contract, averaged over the worlds: the other seats' mean points minus its own, 
 the contract ends the game (a total over 1000, or the 28th contract), a bonus for ending
 it lowest and a penalty for ending it highest. The best mean wins; ties go to the lowest
 action id, or (``ties`` = heuristic) to the heuristic's choice when it is among the best.
-Randomness comes only from the decision's key, so the choice is the same on the compiled
-and the stepwise path.
+With ``prune`` > 0, actions that clearly trail after the first worlds are played in no
+more (see ``trixsim.search.pimc``); a world drawn again is not played again (the heuristic's
+rollouts depend on the world alone). Randomness comes only from the decision's key, so
+the choice is the same on the compiled and the stepwise path.
 """
 
 from __future__ import annotations
@@ -53,8 +55,13 @@ P_SEARCH = 2  # bit per decision id (PICK, DECLARE, PLAY, PLACE) that is searche
 P_WIN = 3  # bonus for ending the game with the lowest total
 P_LOSE = 4  # penalty for ending it with the highest
 P_TIES = 5  # 0: ties go to the lowest action id; 1: to the heuristic's choice if tied
-P_HEUR = 6  # the rollout heuristic's own vector follows
+P_PRUNE = 6  # standard errors by which an action must trail to be dropped; 0: never
+P_HEUR = 7  # the rollout heuristic's own vector follows
 N_FIXED = P_HEUR
+PRUNE_FLOOR = 80.0
+"""Least standard deviation, in points of utility, that pruning assumes for the difference
+between two actions over the worlds (a few equal differences are no certainty: a world
+where the game ends can swing 900 points)."""
 
 _DECISION, _SEAT = C["decision"], C["seat"]
 _POINTS, _TOTALS, _CONTRACT_NO = C["points"], C["totals"], C["contract_no"]
@@ -120,7 +127,7 @@ _scores = specialise(__name__, "_scores", sample=sample_world, apply=_apply,
 """The generic driver (``trixsim.search.pimc``) bound to this game's functions."""
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) -> int:
     """The action ``pimc`` takes at state row ``s`` (public columns only) for the seat to
     act, holding ``hand``, with legal mask ``lg`` and decision key ``key``: the generic
@@ -130,16 +137,17 @@ def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) ->
     if bit_count(lg & 0xFFFFFFFF) <= 1 or not (int(prm[P_SEARCH]) >> d) & 1:
         return heuristic_decide(s, lg, hand, hp)
     score = np.zeros(MAX_ACTIONS)
-    _scores(s, s[_SEAT], lg, hand, key, int(prm[P_WORLDS]), prm, score)
-    best = best_action(lg, score)
+    alive = _scores(s, s[_SEAT], lg, hand, key, int(prm[P_WORLDS]), prm, score,
+                    prm[P_PRUNE], PRUNE_FLOOR, prm[P_ROLLOUT] == 0)
+    best = best_action(alive, score)
     if prm[P_TIES] == 1:
         h = heuristic_decide(s, lg, hand, hp)
-        if score[h] == score[best]:
+        if (alive >> h) & 1 and score[h] == score[best]:
             return h
     return best
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, nogil=True)
 def pimc_policy(row: int, lg: int, hand: int, subkey: int, params: int,
                 n_params: int) -> int:
     """``pimc_decide`` as a compiled policy."""
@@ -156,5 +164,6 @@ def pimc_batch(rows: np.ndarray, legal_: np.ndarray, hand: np.ndarray, keys: np.
                              np.int64(keys[i]), prm)
 
 
-__all__ = ["DECLARE", "N_FIXED", "P_HEUR", "P_LOSE", "P_ROLLOUT", "P_SEARCH", "P_TIES", "P_WIN",
-           "P_WORLDS", "PICK", "PLACE", "PLAY", "pimc_batch", "pimc_decide", "pimc_policy"]
+__all__ = ["DECLARE", "N_FIXED", "PICK", "PLACE", "PLAY", "PRUNE_FLOOR", "P_HEUR", "P_LOSE",
+           "P_PRUNE", "P_ROLLOUT", "P_SEARCH", "P_TIES", "P_WIN", "P_WORLDS", "pimc_batch",
+           "pimc_decide", "pimc_policy"]

@@ -85,7 +85,7 @@ _scores = specialise(__name__, "_scores", sample=sample_world, apply=_apply,
 """The generic driver (``trixsim.search.pimc``) bound to this game's functions."""
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) -> int:
     """The action trump7's ``pimc`` takes at state row ``s`` (public columns only) for the
     seat to act, holding ``hand``, with legal mask ``lg`` and decision key ``key``."""
@@ -93,7 +93,8 @@ def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) ->
     if count(lg) <= 1 or not (int(prm[P_SEARCH]) >> s[_PHASE]) & 1:
         return decide_row(s, lg, hand, hp)
     score = np.zeros(MAX_ACTIONS)
-    _scores(s, s[_TURN], lg, hand, key, int(prm[P_WORLDS]), prm, score)
+    _scores(s, s[_TURN], lg, hand, key, int(prm[P_WORLDS]), prm, score, 0.0, 0.0,
+            prm[P_ROLLOUT] == 0)  # no pruning; a world drawn again is not played again
     best = best_action(lg, score)
     if prm[P_TIES] == 1:
         h = decide_row(s, lg, hand, hp)
