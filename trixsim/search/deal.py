@@ -55,7 +55,7 @@ def popcount(mask: int) -> int:
 
 def work_size(n_holders: int, n_groups: int) -> int:
     """Entries of the working space ``deal_into`` needs (for sizing the callers' arrays)."""
-    return 128 + n_holders * (1 + max(n_groups, 1))
+    return 128 + n_holders * (2 + max(n_groups, 1))
 
 
 @njit(cache=True)
@@ -69,7 +69,7 @@ def deal_hidden(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.nda
     needs cards). Returns False if 64 attempts all dead-ended; the last deal then ignores
     ``allowed`` and ``caps`` (the caller may check the world and reject it). Allocates
     its working space; a search dealing many worlds passes its own to ``deal_into``."""
-    work = np.empty(128 + n_holders * (1 + max(groups.shape[0], 1)), dtype=np.int64)
+    work = np.empty(128 + n_holders * (2 + max(groups.shape[0], 1)), dtype=np.int64)
     return deal_into(unknown, n_holders, need0, allowed, fixed, seed, out, groups, caps,
                      work)
 
@@ -85,7 +85,8 @@ def deal_into(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.ndarr
     order = work[:64]
     holders_of = work[64:128]  # per shuffled card: how many holders may take it
     need = work[128:128 + n_holders]
-    taken = work[128 + n_holders:128 + n_holders * (1 + ng)]  # [h * ng + g]
+    share = work[128 + n_holders:128 + 2 * n_holders]
+    taken = work[128 + 2 * n_holders:128 + n_holders * (2 + ng)]  # [h * ng + g]
     x = np.uint64(seed)
     for attempt in range(65):
         relax = attempt == 64
@@ -135,27 +136,28 @@ def deal_into(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.ndarr
                     if (groups[g] >> c) & 1:
                         grp = g
                 total = 0
-                for h in range(n_holders):
+                for h in range(n_holders):  # each holder's share: its need, if it may
+                    e = 0
                     if need[h] > 0 and (relax or ((allowed[h] >> c) & 1 and
                                                   (grp < 0 or taken[h * ng + grp]
                                                    < caps[h, grp]))):
-                        total += need[h]
+                        e = need[h]
+                    share[h] = e
+                    total += e
                 if total == 0:
                     ok = False
                     break
                 x = next_state(x)
                 r = below(x, total)
-                for h in range(n_holders):
-                    if need[h] > 0 and (relax or ((allowed[h] >> c) & 1 and
-                                                  (grp < 0 or taken[h * ng + grp]
-                                                   < caps[h, grp]))):
-                        if r < need[h]:
-                            out[h] |= np.int64(1) << c
-                            need[h] -= 1
-                            if grp >= 0:
-                                taken[h * ng + grp] += 1
-                            break
-                        r -= need[h]
+                h = 0  # the first holder whose running share total exceeds r
+                acc = 0
+                for k2 in range(n_holders):
+                    acc += share[k2]
+                    h += acc <= r
+                out[h] |= np.int64(1) << c
+                need[h] -= 1
+                if grp >= 0:
+                    taken[h * ng + grp] += 1
             if not ok:
                 break
         if ok:
