@@ -143,3 +143,12 @@ def test_pimc_beats_heuristic() -> None:
 def test_bad_parameters_are_refused_in_one_line(spec: str, words: str) -> None:
     with pytest.raises(StrategyLoadError, match=words):
         load_strategy(spec, "trix")
+
+
+def test_search_kernels_release_the_interpreter_lock() -> None:
+    """A table's bots think in threads and a run's workers call the policy from compiled
+    loops: every entry point of the search is compiled with ``nogil``."""
+    from trixsim.strategies import _pimc_kernels as K
+
+    for kernel in (K.pimc_batch, K.pimc_decide, K.pimc_policy):
+        assert kernel.targetoptions.get("nogil") is True, kernel

@@ -219,3 +219,8 @@ def test_pimc_beats_heuristic() -> None:
         diffs.append(play_batch(seats, 9, range(80), game=g).points[:, seat] - base[:, seat])
     d = np.mean(diffs, axis=0)
     assert d.mean() - 2 * d.std(ddof=1) / np.sqrt(len(d)) > 0  # more points: better
+
+
+def test_search_kernels_release_the_interpreter_lock() -> None:
+    for kernel in (K.pimc_rows, K.pimc_decide, K.pimc_policy):
+        assert kernel.targetoptions.get("nogil") is True, kernel
