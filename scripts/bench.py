@@ -15,6 +15,7 @@ One small untimed batch is played first, so loading compiled kernels is not time
     python scripts/bench.py --codecs --runs 7       # Parquet codecs for chunk files
     python scripts/bench.py --scaling --dask        # the same through a Dask cluster
     python scripts/bench.py --search                # pimc's searched decisions per second
+    python scripts/bench.py --search pimc --search pimc:prune=0   # back to back, ratios
     python scripts/bench.py --trump7                # trump7 random play vs its scalar loop
     python scripts/bench.py --trump7 trump7-bid     # the same with the bid
 """
@@ -145,16 +146,18 @@ def in_process(configs: list[str], games: int, batch: int, runs: int, seed: int)
               f"games, batch {batch:,}, one core, tables built")
 
 
-def search(runs: int, seed: int, spec: str = "pimc") -> None:
-    """Searched decisions per second of a search strategy (default parameters): decision
-    states collected from heuristic games (every decision with more than one legal
-    action), each answered by the strategy's compiled kernel, one core."""
+def search(runs: int, seed: int, specs: Sequence[str] = ("pimc",)) -> None:
+    """Searched decisions per second of search strategies (Trix's pimc with any
+    parameters): decision states collected from heuristic games (every decision with
+    more than one legal action), each answered by the strategy's compiled kernel, one
+    core. The specs take turns within each round; with several, each line also gives its
+    per-round ratio to the first spec's rate. Rates by wall time and by the process's CPU
+    time (steadier on a shared machine: time spent waiting for a core is not counted)."""
     from trixsim.strategies._pimc_kernels import pimc_batch
 
     from trixsim.games.trix import GameState
     from trixsim.games.trix.observation import observe
 
-    bot = load_seats(spec, "trix")[0]
     rows, legal, hands, keys = [], [], [], []
 
     class Collect:
@@ -171,17 +174,29 @@ def search(runs: int, seed: int, spec: str = "pimc") -> None:
     play_batch(load_seats("heuristic", "trix"), seed, range(40), observer=Collect(),
                path="stepwise", game=get_game("trix"))
     R, L, H, K = (np.concatenate(x) for x in (rows, legal, hands, keys))
-    prm = bot.policy_params()
+    prms = [load_seats(spec, "trix")[0].policy_params() for spec in specs]
     out = np.empty(len(R), dtype=np.int64)
-    pimc_batch(R[:20], L[:20], H[:20], K[:20], prm, out[:20])
-    rates = []
+    for prm in prms:
+        pimc_batch(R[:20], L[:20], H[:20], K[:20], prm, out[:20])
+    wall: list[list[float]] = [[] for _ in specs]
+    cpu: list[list[float]] = [[] for _ in specs]
     for _ in range(runs):
-        t0 = time.perf_counter()
-        pimc_batch(R, L, H, K, prm, out)
-        rates.append(len(R) / (time.perf_counter() - t0))
-    print(f"{spec:<22} {statistics.median(rates):>10,.0f} searched decisions/s (min "
-          f"{min(rates):,.0f}, max {max(rates):,.0f})  [{len(R):,} decisions with more "
-          f"than one legal action from 40 heuristic games, {runs} runs, one core]")
+        for i, prm in enumerate(prms):
+            t0, c0 = time.perf_counter(), time.process_time()
+            pimc_batch(R, L, H, K, prm, out)
+            wall[i].append(len(R) / (time.perf_counter() - t0))
+            cpu[i].append(len(R) / (time.process_time() - c0))
+    for i, spec in enumerate(specs):
+        ratio = ""
+        if i:
+            r = [a / b for a, b in zip(cpu[i], cpu[0], strict=True)]
+            ratio = (f"  {statistics.median(r):.2f}x {specs[0]} by CPU time (rounds "
+                     f"{', '.join(f'{x:.2f}' for x in r)})")
+        print(f"{spec:<22} {statistics.median(wall[i]):>10,.0f} searched decisions/s (min "
+              f"{min(wall[i]):,.0f}, max {max(wall[i]):,.0f}); by CPU time "
+              f"{statistics.median(cpu[i]):,.0f} (min {min(cpu[i]):,.0f}, max "
+              f"{max(cpu[i]):,.0f}){ratio}  [{len(R):,} decisions with more than one legal "
+              f"action from 40 heuristic games, {runs} runs, one core]")
 
 
 def trump7(name: str, games: int, batch: int, runs: int, seed: int) -> None:
@@ -394,8 +409,9 @@ def main() -> None:
                     help="time `trixsim run` with 1 and 2 workers")
     ap.add_argument("--dask", action="store_true",
                     help="with --scaling: through local Dask clusters of 1 and 2 workers")
-    ap.add_argument("--search", metavar="SPEC", nargs="?", const="pimc",
-                    help="searched decisions per second of pimc (or a pimc SPEC)")
+    ap.add_argument("--search", metavar="SPEC", nargs="?", const="pimc", action="append",
+                    help="searched decisions per second of pimc (or a pimc SPEC); repeat "
+                         "to time several back to back, with ratios to the first")
     ap.add_argument("--trump7", metavar="GAME", nargs="?", const="trump7",
                     choices=("trump7", "trump7-bid"),
                     help="trump7 (or trump7-bid) random play against its scalar loop")

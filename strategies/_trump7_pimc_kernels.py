@@ -22,7 +22,7 @@ from trixsim.choice import count, uniform_action
 from trixsim.games.trump7 import cards, policy, rules, state, worlds
 from trixsim.games.trump7.policy import policy_key, state_row
 from trixsim.games.trump7.rules import legal_one, step_one
-from trixsim.games.trump7.state import COL, DONE
+from trixsim.games.trump7.state import COL, DONE, PLAY
 from trixsim.games.trump7.worlds import sample_world
 from trixsim.jitcache import guard, sources
 from trixsim.policykit import POLICY_SIG, param_vector
@@ -32,7 +32,7 @@ from trixsim.search import pimc as driver_module
 from trixsim.search.pimc import MAX_ACTIONS, best_action, specialise
 
 guard(__file__, sources(cards, policy, policykit, rng, rules, state, worlds, deal_module,
-                        driver_module, heuristic_kernels), tuple(COL.items()), DONE)
+                        driver_module, heuristic_kernels), tuple(COL.items()), DONE, PLAY)
 
 # Parameter vector layout.
 P_WORLDS = 0
@@ -54,12 +54,16 @@ def _apply(W: np.ndarray, a: int) -> None:
 
 @njit(cache=True, inline="always")
 def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
-    """Play world ``W`` to the end of the game, every seat by the rollout policy."""
+    """Play world ``W`` to the end of the game, every seat by the rollout policy; a card
+    that is the only legal one is played without asking the policy (every policy plays
+    it)."""
     mode = int(prm[P_ROLLOUT])
     hp = prm[P_HEUR:]
     while W[0, _PHASE] != DONE:
         lm = legal_one(W, 0)
-        if mode == 0:
+        if W[0, _PHASE] == PLAY and lm & (lm - 1) == 0:
+            a = count((lm & -lm) - 1)
+        elif mode == 0:
             a = decide_row(W[0], lm, W[0, _HANDS + W[0, _TURN]], hp)
         else:
             a = uniform_action(lm, np.int64(mix64(np.uint64(key) + np.uint64(W[0, _PLY]))))
@@ -85,7 +89,7 @@ _scores = specialise(__name__, "_scores", sample=sample_world, apply=_apply,
 """The generic driver (``trixsim.search.pimc``) bound to this game's functions."""
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) -> int:
     """The action trump7's ``pimc`` takes at state row ``s`` (public columns only) for the
     seat to act, holding ``hand``, with legal mask ``lg`` and decision key ``key``."""
@@ -93,7 +97,8 @@ def pimc_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) ->
     if count(lg) <= 1 or not (int(prm[P_SEARCH]) >> s[_PHASE]) & 1:
         return decide_row(s, lg, hand, hp)
     score = np.zeros(MAX_ACTIONS)
-    _scores(s, s[_TURN], lg, hand, key, int(prm[P_WORLDS]), prm, score)
+    _scores(s, s[_TURN], lg, hand, key, int(prm[P_WORLDS]), prm, score, 0.0, 0.0,
+            prm[P_ROLLOUT] == 0)  # no pruning; a world drawn again is not played again
     best = best_action(lg, score)
     if prm[P_TIES] == 1:
         h = decide_row(s, lg, hand, hp)

@@ -12,7 +12,7 @@ from numba import njit
 
 from trixsim import rng
 from trixsim.games.trix import cards, policy
-from trixsim.games.trix.cards import DIAMOND_MASK, KH_MASK
+from trixsim.games.trix.cards import DIAMOND_MASK, KH_MASK, QUEENS
 from trixsim.games.trix.cards import bit_count as _pc
 from trixsim.games.trix.cards import high_card as _high
 from trixsim.games.trix.cards import low_card as _low
@@ -311,6 +311,30 @@ def _danger(c: int, contract: int, kh_value: float) -> float:
 
 
 @njit(cache=True)
+def _danger_mask(contract: int) -> int:
+    """The cards ``_danger`` gives points to in this contract, as a mask."""
+    m = np.int64(0)
+    if contract == DINERI or contract == GENERAL:
+        m |= DIAMOND_MASK
+    if contract == DAMET or contract == GENERAL:
+        m |= QUEENS
+    if contract == RAY or contract == GENERAL:
+        m |= KH_MASK
+    return m
+
+
+@njit(cache=True)
+def _big_danger_mask(contract: int) -> int:
+    """The cards ``_danger`` gives 20 points or more in this contract (a queen, the K♥)."""
+    m = np.int64(0)
+    if contract == DAMET or contract == GENERAL:
+        m |= QUEENS
+    if contract == RAY or contract == GENERAL:
+        m |= KH_MASK
+    return m
+
+
+@njit(cache=True)
 def _capture_risk(c: int, contract: int, unseen: int, kh_value: float) -> float:
     """Extra cost of keeping a high card that may later capture a danger card of its suit."""
     v = 0.0
@@ -349,11 +373,12 @@ def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n:
         # following suit
         if early_farcha:
             return _high_rank(lg) if prm[P_FARCHA_BY_RANK] else _high(lg)
+        danger = _danger_mask(contract)
         under = lg & ((np.int64(1) << best) - 1)
         if under != 0:
             pick = _high(under)
             dv = 0.0
-            m = under
+            m = under & danger  # the others' danger is 0: never above dv
             while m:
                 c = _low(m)
                 m &= m - 1
@@ -363,13 +388,7 @@ def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n:
                     pick = c
             return pick
         lowest = _low(lg)
-        safe = lg
-        m = lg
-        while m:
-            c = _low(m)
-            m &= m - 1
-            if _danger(c, contract, kh_value) > 0.0:
-                safe &= ~(np.int64(1) << c)
+        safe = lg & ~danger
         sure = trick_n == 3 or (_above(lowest) & unseen) == 0
         if sure:
             return _high(safe) if safe != 0 else _high(lg)
@@ -396,6 +415,7 @@ def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n:
     if early_farcha:
         return _high_rank(lg) if prm[P_FARCHA_BY_RANK] else _high(lg)
     guard = prm[P_LEAD_GUARD]
+    big = _big_danger_mask(contract)
     bc = -1
     bs = 1e18
     m = lg
@@ -419,14 +439,10 @@ def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n:
             else:
                 risk += d * (1.0 if na == 0 else nb / (na + nb))
         else:
-            own_d = hand & _suit(s) & ~(np.int64(1) << c)
-            mm = own_d
-            while mm:
-                dc = _low(mm)
-                mm &= mm - 1
-                if _danger(dc, contract, kh_value) >= 20.0:
-                    risk += guard + (10.0 if (_above(dc) & unseen) == 0 else 0.0)
-                    break
+            own_d = hand & _suit(s) & ~(np.int64(1) << c) & big
+            if own_d != 0:  # the lowest other card of the suit worth 20 or more
+                dc = _low(own_d)
+                risk += guard + (10.0 if (_above(dc) & unseen) == 0 else 0.0)
         risk += 0.5 * _pc(hand & _suit(s)) + 0.1 * (c & 7)
         if risk < bs:
             bs = risk

@@ -9,7 +9,10 @@ contract with a fast rollout policy for all four seats, and takes the action wit
 best mean standing after the contract: the others' mean points minus its own, with a bonus
 for ending the game lowest and a penalty for ending it highest (a move that pushes its own
 total over 1000 is a disaster, pushing the leader over is not). Ties go to the lowest
-action id. All of it runs in compiled code (``strategies/_pimc_kernels.py``) on both
+action id. From the eighth world on, an action that trails the best by more than
+``prune`` standard errors (of the per-world differences, with a floor) is played in no
+further world, and the search ends when one action is left; ``prune=0`` plays every action
+in every world. All of it runs in compiled code (``strategies/_pimc_kernels.py``) on both
 paths, with the same choices.
 """
 
@@ -49,6 +52,9 @@ class PimcStrategy(Strategy):
         "ties": Param("lowest", "equal scores go to the lowest action id (lowest) or to the "
                                 "heuristic's choice when it is among them (heuristic); never "
                                 "to chance"),
+        "prune": Param(2.0, "after 8 worlds and at each half as many more, drop the actions "
+                            "that trail the best by more than this many standard errors "
+                            "(0: play every action in every world)", bounds=(0.0, 4.0)),
     }
     observes = None  # the whole public state row, for the compiled kernel
     policy = None  # the search kernel, imported (and on a first run compiled) on first use
@@ -56,13 +62,16 @@ class PimcStrategy(Strategy):
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
         self._search_bits = search_bits(self, _DECISIONS)
+        if not self.prune >= 0:
+            raise ValueError(f"parameter 'prune' of strategy 'pimc' must be at least 0, "
+                             f"got {self.prune}")
 
     def policy_params(self) -> np.ndarray:
-        """Worlds, rollout, searched decisions, bonus, penalty, tie rule, then the
+        """Worlds, rollout, searched decisions, bonus, penalty, tie rule, pruning, then the
         heuristic's vector."""
         head = np.array([self.worlds, 0 if self.rollout == "heuristic" else 1,
                          self._search_bits, self.win_bonus, self.lose_penalty,
-                         1 if self.ties == "heuristic" else 0], dtype=float)
+                         1 if self.ties == "heuristic" else 0, self.prune], dtype=float)
         return np.concatenate([head, HeuristicStrategy().policy_params()])
 
     def compiled(self) -> tuple[Any, np.ndarray] | None:

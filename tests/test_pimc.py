@@ -118,9 +118,48 @@ def test_worlds_differ_between_seeds_and_repeat_for_one() -> None:
 
 
 @pytest.mark.parametrize("spec", ["pimc:worlds=3", "pimc:worlds=2,rollout=random,ties=heuristic",
-                                  "pimc:worlds=2,search=play+place"])
+                                  "pimc:worlds=2,search=play+place",
+                                  "pimc:worlds=10,prune=1,ties=heuristic"])
 def test_pimc_keeps_the_strategy_api_on_both_paths(spec: str) -> None:
     check_strategy(spec, games=24, seed=5)  # includes check_policy: same choices both ways
+
+
+def _decisions(games: int) -> tuple[np.ndarray, ...]:
+    """Public rows, legal masks, hands and keys of every decision with a choice in
+    ``games`` heuristic games."""
+    from trixsim.games.trix.observation import observe
+
+    got: list[list[np.ndarray]] = [[], [], [], []]
+
+    class Collect:
+        def before_step(self, st, actions, lm) -> None:  # noqa: ANN001
+            m = (np.asarray(lm) & 0xFFFFFFFF).astype(np.int64)
+            idx = np.flatnonzero((np.bitwise_count(m) > 1) & (st.phase != DONE))
+            if idx.size:
+                obs = observe(st, idx, m[idx])
+                for out, x in zip(got, (obs.state_rows(), m[idx], obs.hand, obs.key),
+                                  strict=True):
+                    out.append(np.array(x))
+
+    play_batch(load_seats("heuristic", "trix"), 3, range(games), observer=Collect(),
+               path="stepwise", game=TRIX_RULES)
+    return tuple(np.concatenate(x) for x in got)
+
+
+def test_pruning_changes_few_choices_and_prune_0_plays_every_action() -> None:
+    """Default pruning keeps the full search's choice almost always (its strength, on
+    2,000 duplicate deals, is in the README); every choice is legal."""
+    from trixsim.strategies._pimc_kernels import pimc_batch
+
+    rows, legal, hands, keys = _decisions(6)
+    outs = []
+    for spec in ("pimc", "pimc:prune=0"):
+        out = np.empty(len(rows), dtype=np.int64)
+        pimc_batch(rows, legal, hands, keys, load_strategy(spec, "trix").policy_params(),
+                   out)
+        assert ((legal >> out) & 1).all()
+        outs.append(out)
+    assert len(rows) > 1000 and (outs[0] == outs[1]).mean() > 0.99
 
 
 def test_pimc_beats_heuristic() -> None:
@@ -142,7 +181,17 @@ def test_pimc_beats_heuristic() -> None:
     ("pimc:rollout=greedy", "heuristic or random"),
     ("pimc:search=play+bid", "unknown decisions"),
     ("pimc:ties=random", "lowest or heuristic"),
+    ("pimc:prune=-1", "at least 0"),
 ])
 def test_bad_parameters_are_refused_in_one_line(spec: str, words: str) -> None:
     with pytest.raises(StrategyLoadError, match=words):
         load_strategy(spec, "trix")
+
+
+def test_search_kernels_release_the_interpreter_lock() -> None:
+    """A table's bots think in threads and a run's workers call the policy from compiled
+    loops: every entry point of the search is compiled with ``nogil``."""
+    from trixsim.strategies import _pimc_kernels as K
+
+    for kernel in (K.pimc_batch, K.pimc_decide, K.pimc_policy):
+        assert kernel.targetoptions.get("nogil") is True, kernel

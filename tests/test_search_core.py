@@ -64,7 +64,7 @@ def test_shuffles_are_permutations_and_depend_on_the_seed() -> None:
 
 
 @njit(cache=False)
-def _toy_sample(s, me, hand, wkey, prm, W):  # noqa: ANN001, ANN202
+def _toy_sample(s, me, hand, wkey, prm, W, work):  # noqa: ANN001, ANN202
     W[0, :] = s
     W[0, 1] = wkey & 1  # a hidden coin
 
@@ -97,9 +97,50 @@ def test_the_driver_sums_each_actions_utility_over_the_worlds() -> None:
     s = np.zeros(2, dtype=np.int64)
     score = np.zeros(MAX_ACTIONS)
     lg = (1 << 3) | (1 << 5) | (1 << 7)
-    scores(s, 0, lg, 0, 99, 40, np.zeros(1), score)
+    assert scores(s, 0, lg, 0, 99, 40, np.zeros(1), score, 0.0, 0.0, False) == lg
     assert score[3] == 80.0 and score[7] == 0.0
     assert score[5] % 4 == 0 and 0 < score[5] < 160
     assert best_action(lg, score) == (5 if score[5] > 80 else 3)
     tie = np.zeros(MAX_ACTIONS)
     assert best_action(lg, tie) == 3  # ties: the lowest action id
+
+
+@njit(cache=False)
+def _coin_sample(s, me, hand, wkey, prm, W, work):  # noqa: ANN001, ANN202
+    W[0, :] = s
+    W[0, 1] = wkey & 1  # a hidden coin: only two worlds exist
+    W[0, 2] = 0
+
+
+@njit(cache=False)
+def _counting_rollout(W, prm, wkey):  # noqa: ANN001, ANN202
+    prm[0] += 1  # rollouts played, counted in the parameter vector
+
+
+def test_a_world_drawn_again_is_not_played_again_and_scores_the_same() -> None:
+    scores = specialise(__name__, "_coin_scores", sample=_coin_sample, apply=_toy_apply,
+                        rollout=_counting_rollout, utility=_toy_utility)
+    s = np.zeros(3, dtype=np.int64)
+    lg = (1 << 3) | (1 << 5) | (1 << 7)
+    once, again = np.zeros(MAX_ACTIONS), np.zeros(MAX_ACTIONS)
+    played, replayed = np.zeros(1), np.zeros(1)
+    scores(s, 0, lg, 0, 99, 40, played, once, 0.0, 0.0, True)
+    scores(s, 0, lg, 0, 99, 40, replayed, again, 0.0, 0.0, False)
+    assert np.array_equal(once, again)
+    assert played[0] == 2 * 3 and replayed[0] == 40 * 3  # two worlds, three actions
+
+
+def test_pruning_drops_a_clearly_losing_action_and_keeps_close_ones() -> None:
+    """Action 7 scores 0 in every world, action 3 scores 2: with a floor of 0.1 on the
+    spread, 7 trails by far more than two standard errors after 8 worlds and is dropped;
+    with a floor of 10 it is kept (8 equal differences of 2 are no certainty)."""
+    scores = specialise(__name__, "_toy_scores2", sample=_toy_sample, apply=_toy_apply,
+                        rollout=_toy_rollout, utility=_toy_utility)
+    s = np.zeros(2, dtype=np.int64)
+    lg = (1 << 3) | (1 << 7)
+    score = np.zeros(MAX_ACTIONS)
+    alive = scores(s, 0, lg, 0, 99, 40, np.zeros(1), score, 2.0, 0.1, False)
+    assert alive == 1 << 3 and score[3] == 2.0 * 8 and score[7] == 0.0  # stopped at 8
+    score = np.zeros(MAX_ACTIONS)
+    assert scores(s, 0, lg, 0, 99, 40, np.zeros(1), score, 2.0, 10.0, False) == lg
+    assert score[3] == 80.0

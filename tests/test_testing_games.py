@@ -130,7 +130,7 @@ def test_trump7_redeals_keep_what_the_seat_saw_and_move_what_it_did_not(game: st
                 assert a[i, COL["stock"] + p] == b[i, COL["stock"] + p]
 
 
-def _careless_world(s, me, hand, seed, prm, W) -> None:  # type: ignore[no-untyped-def]
+def _careless_world(s, me, hand, seed, prm, W, work) -> None:  # type: ignore[no-untyped-def]
     """A sampler that ignores voids and the turned card's holder: each other seat gets
     any unseen cards, the stock the rest."""
     gen = np.random.default_rng(int(seed) % 2**32)

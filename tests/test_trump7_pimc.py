@@ -12,13 +12,14 @@ import pandas as pd
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as hs
+from trixsim.strategies import _trump7_pimc_kernels as K
 from trixsim.strategies.trump7_pimc import Trump7BidPimc, Trump7Pimc
 
 from trixsim.games import get_game
 from trixsim.games.trump7 import rules
 from trixsim.games.trump7.cards import SUIT_MASK
 from trixsim.games.trump7.state import COL, DONE, WIDTH
-from trixsim.games.trump7.worlds import draws_after, hand_fits, sample_world, void_history
+from trixsim.games.trump7.worlds import WORK, draws_after, hand_fits, sample_world, void_history
 from trixsim.loading import StrategyLoadError, load_strategy
 from trixsim.runner import RunConfig, run
 from trixsim.sim import play_batch
@@ -58,7 +59,8 @@ def _world(s: np.ndarray, key: int, public: bool = True) -> np.ndarray:
     (or, ``public=False``, from the live row itself) and the seat's hand."""
     W = np.zeros((1, WIDTH), dtype=np.int64)
     me = int(s[TURN])
-    sample_world(_public(s) if public else s, me, int(s[HANDS + me]), key, np.zeros(1), W)
+    sample_world(_public(s) if public else s, me, int(s[HANDS + me]), key, np.zeros(1), W,
+                 np.empty(WORK, dtype=np.int64))
     return W[0]
 
 
@@ -174,3 +176,8 @@ def test_pimc_beats_heuristic() -> None:
         diffs.append(play_batch(seats, 9, range(80), game=g).points[:, seat] - base[:, seat])
     d = np.mean(diffs, axis=0)
     assert d.mean() - 2 * d.std(ddof=1) / np.sqrt(len(d)) > 0  # more points: better
+
+
+def test_search_kernels_release_the_interpreter_lock() -> None:
+    for kernel in (K.pimc_rows, K.pimc_decide, K.pimc_policy):
+        assert kernel.targetoptions.get("nogil") is True, kernel

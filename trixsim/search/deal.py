@@ -53,6 +53,11 @@ def popcount(mask: int) -> int:
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+def work_size(n_holders: int, n_groups: int) -> int:
+    """Entries of the working space ``deal_into`` needs (for sizing the callers' arrays)."""
+    return 128 + n_holders * (2 + max(n_groups, 1))
+
+
 @njit(cache=True)
 def deal_hidden(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.ndarray,
                 fixed: np.ndarray, seed: int, out: np.ndarray, groups: np.ndarray,
@@ -62,11 +67,26 @@ def deal_hidden(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.nda
     ``allowed[h]``, at most ``caps[h, g]`` of the cards of ``groups[g]`` (card masks, e.g.
     suits; none: no caps), and every card of ``fixed[h]`` that is unknown (while it still
     needs cards). Returns False if 64 attempts all dead-ended; the last deal then ignores
-    ``allowed`` and ``caps`` (the caller may check the world and reject it)."""
-    order = np.empty(64, dtype=np.int64)
-    need = np.zeros(n_holders, dtype=np.int64)
+    ``allowed`` and ``caps`` (the caller may check the world and reject it). Allocates
+    its working space; a search dealing many worlds passes its own to ``deal_into``."""
+    work = np.empty(128 + n_holders * (2 + max(groups.shape[0], 1)), dtype=np.int64)
+    return deal_into(unknown, n_holders, need0, allowed, fixed, seed, out, groups, caps,
+                     work)
+
+
+@njit(cache=True)
+def deal_into(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.ndarray,
+              fixed: np.ndarray, seed: int, out: np.ndarray, groups: np.ndarray,
+              caps: np.ndarray, work: np.ndarray) -> bool:
+    """``deal_hidden`` in the caller's working space ``work`` (at least ``work_size``
+    int64 entries, any contents): the same deal, nothing allocated."""
     n_groups = groups.shape[0]
-    taken = np.zeros((n_holders, max(n_groups, 1)), dtype=np.int64)
+    ng = max(n_groups, 1)
+    order = work[:64]
+    holders_of = work[64:128]  # per shuffled card: how many holders may take it
+    need = work[128:128 + n_holders]
+    share = work[128 + n_holders:128 + 2 * n_holders]
+    taken = work[128 + 2 * n_holders:128 + n_holders * (2 + ng)]  # [h * ng + g]
     x = np.uint64(seed)
     for attempt in range(65):
         relax = attempt == 64
@@ -74,7 +94,7 @@ def deal_hidden(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.nda
             out[h] = 0
             need[h] = need0[h]
             for g in range(n_groups):
-                taken[h, g] = 0
+                taken[h * ng + g] = 0
         left = np.int64(unknown)
         for h in range(n_holders):
             f = np.int64(fixed[h]) & left
@@ -86,7 +106,7 @@ def deal_hidden(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.nda
                 left &= ~c
                 for g in range(n_groups):
                     if groups[g] & c:
-                        taken[h, g] += 1
+                        taken[h * ng + g] += 1
         n = 0
         m = left
         while m:  # the cards, shuffled
@@ -97,40 +117,47 @@ def deal_hidden(unknown: int, n_holders: int, need0: np.ndarray, allowed: np.nda
             order[n] = order[j]
             order[j] = c
             n += 1
+        for i in range(n):
+            c = order[i]
+            cnt = 0
+            for h in range(n_holders):
+                if relax or (allowed[h] >> c) & 1:
+                    cnt += 1
+            holders_of[i] = cnt
         ok = True
         for k in range(1, n_holders + 1):  # fewest possible holders first
             for i in range(n):
-                c = order[i]
-                cnt = 0
-                for h in range(n_holders):
-                    if relax or (allowed[h] >> c) & 1:
-                        cnt += 1
+                cnt = holders_of[i]
                 if cnt != k and not (k == n_holders and cnt == 0):
                     continue
+                c = order[i]
                 grp = -1
                 for g in range(n_groups):
                     if (groups[g] >> c) & 1:
                         grp = g
                 total = 0
-                for h in range(n_holders):
+                for h in range(n_holders):  # each holder's share: its need, if it may
+                    e = 0
                     if need[h] > 0 and (relax or ((allowed[h] >> c) & 1 and
-                                                  (grp < 0 or taken[h, grp] < caps[h, grp]))):
-                        total += need[h]
+                                                  (grp < 0 or taken[h * ng + grp]
+                                                   < caps[h, grp]))):
+                        e = need[h]
+                    share[h] = e
+                    total += e
                 if total == 0:
                     ok = False
                     break
                 x = next_state(x)
                 r = below(x, total)
-                for h in range(n_holders):
-                    if need[h] > 0 and (relax or ((allowed[h] >> c) & 1 and
-                                                  (grp < 0 or taken[h, grp] < caps[h, grp]))):
-                        if r < need[h]:
-                            out[h] |= np.int64(1) << c
-                            need[h] -= 1
-                            if grp >= 0:
-                                taken[h, grp] += 1
-                            break
-                        r -= need[h]
+                h = 0  # the first holder whose running share total exceeds r
+                acc = 0
+                for k2 in range(n_holders):
+                    acc += share[k2]
+                    h += acc <= r
+                out[h] |= np.int64(1) << c
+                need[h] -= 1
+                if grp >= 0:
+                    taken[h * ng + grp] += 1
             if not ok:
                 break
         if ok:
@@ -156,4 +183,5 @@ def shuffle_cards(mask: int, seed: int, out: np.ndarray) -> int:
     return n
 
 
-__all__ = ["MAX_HOLDERS", "below", "deal_hidden", "next_state", "popcount", "shuffle_cards"]
+__all__ = ["MAX_HOLDERS", "below", "deal_hidden", "deal_into", "next_state", "popcount",
+           "shuffle_cards", "work_size"]

@@ -8,7 +8,8 @@ the public columns of a state row and the searching seat's own hand.
 - ``sample_hands(s, seat, hand, seed, out)`` deals the cards ``seat`` cannot see to the
   other seats: as many as each still holds, none of a suit a seat has shown out of, none
   that a seat's trix passes show it cannot hold (``trix_excluded``), and a declared K♥
-  that is still out to its declarer;
+  that is still out to its declarer (``sample_hands_into``: the same in the caller's
+  working space, for a search dealing many worlds);
 - ``make_world(s, hands, W)`` writes row 0 of ``W`` as the state with those hands, set to
   stop when the current contract ends (``sample_world`` does both, for the driver);
 - ``apply(W, action)`` plays one action for the seat to act (False if illegal), and
@@ -32,7 +33,7 @@ from trixsim.games.trix.state import COL, WIDTH
 from trixsim.games.trix.types import DONE, PASS, PLACE
 from trixsim.jitcache import guard, sources
 from trixsim.search import deal as deal_module
-from trixsim.search.deal import deal_hidden
+from trixsim.search.deal import deal_into, work_size
 
 guard(__file__, sources(cards, rng, policy, rules, state, deal_module), tuple(COL.items()),
       DONE, PASS, PLACE)
@@ -40,6 +41,8 @@ guard(__file__, sources(cards, rng, policy, rules, state, deal_module), tuple(CO
 FULL = 0xFFFFFFFF
 _NO_GROUPS = np.zeros(0, dtype=np.int64)
 _NO_CAPS = np.zeros((3, 0), dtype=np.int64)
+WORK = 16 + work_size(3, 0)
+"""Working space of ``sample_hands_into``."""
 _HANDS = COL["hands"]
 _PLAYED = COL["played"]
 _PLAYED_BY = COL["played_by"]
@@ -57,6 +60,14 @@ def trix_excluded(s: np.ndarray) -> np.ndarray:
     it held nothing placeable then (§11), and cards only leave hands. Read from the public
     trix history (``trix_log``); all zero outside trix."""
     out = np.zeros(4, dtype=np.int64)
+    trix_excluded_into(s, out)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def trix_excluded_into(s: np.ndarray, out: np.ndarray) -> None:
+    """``trix_excluded`` into ``out`` (four entries), nothing allocated."""
+    out[:] = 0
     placed = np.int64(0)
     n = s[_TRIX_N]
     for k in range(min(n, 128)):
@@ -66,7 +77,6 @@ def trix_excluded(s: np.ndarray) -> np.ndarray:
             out[seat] |= placeable_one(placed)
         else:
             placed |= np.int64(1) << a
-    return out
 
 
 @njit(cache=True)
@@ -78,14 +88,23 @@ def sample_hands(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray
     ``trixsim.search.deal.deal_hidden``, the other seats in seat order as its holders.
     Returns False if 64 attempts all dead-ended (then the last deal ignores those
     constraints)."""
+    return sample_hands_into(s, seat, hand, seed, out, np.empty(WORK, dtype=np.int64))
+
+
+@njit(cache=True)
+def sample_hands_into(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray,
+                      work: np.ndarray) -> bool:
+    """``sample_hands`` in the caller's working space (``WORK`` int64 entries, any
+    contents): the same deal, nothing allocated."""
     unknown = FULL & ~hand & ~np.int64(s[_PLAYED])
-    need = np.zeros(3, dtype=np.int64)
-    allowed = np.zeros(3, dtype=np.int64)
-    fixed = np.zeros(3, dtype=np.int64)
-    got = np.zeros(3, dtype=np.int64)
+    need = work[0:3]
+    allowed = work[3:6]
+    fixed = work[6:9]
+    got = work[9:12]
     voids = np.int64(s[_VOIDS])
     holder = s[_DECLARED]
-    excluded = trix_excluded(s)
+    excluded = work[12:16]
+    trix_excluded_into(s, excluded)
     h = 0
     for p in range(4):
         if p != seat:
@@ -95,10 +114,10 @@ def sample_hands(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray
                 if (voids >> (4 * p + suit)) & 1:
                     a &= ~(np.int64(0xFF) << (8 * suit))
             allowed[h] = a
-            if p == holder:
-                fixed[h] = KH_MASK
+            fixed[h] = KH_MASK if p == holder else 0
             h += 1
-    ok = deal_hidden(unknown, 3, need, allowed, fixed, seed, got, _NO_GROUPS, _NO_CAPS)
+    ok = deal_into(unknown, 3, need, allowed, fixed, seed, got, _NO_GROUPS, _NO_CAPS,
+                   work[16:])
     h = 0
     for p in range(4):
         if p == seat:
@@ -121,12 +140,12 @@ def make_world(s: np.ndarray, hands: np.ndarray, W: np.ndarray) -> None:
 
 @njit(cache=True)
 def sample_world(s: np.ndarray, seat: int, hand: int, seed: int, prm: np.ndarray,
-                 W: np.ndarray) -> None:
-    """``sample_hands`` then ``make_world``: the world function of the generic search
-    driver (``trixsim.search.pimc``); ``prm`` is unused (Trix's worlds take no
-    parameter)."""
-    hands = np.zeros(4, dtype=np.int64)
-    sample_hands(s, seat, hand, seed, hands)
+                 W: np.ndarray, work: np.ndarray) -> None:
+    """``sample_hands`` then ``make_world``, in the working space ``work`` (at least
+    ``WORK + 4`` int64 entries): the world function of the generic search driver
+    (``trixsim.search.pimc``); ``prm`` is unused (Trix's worlds take no parameter)."""
+    hands = work[:4]
+    sample_hands_into(s, seat, hand, seed, hands, work[4:])
     make_world(s, hands, W)
 
 
@@ -159,4 +178,5 @@ def apply(W: np.ndarray, action: int) -> bool:
     return True
 
 
-__all__ = ["apply", "forced", "legal", "make_world", "sample_hands", "sample_world"]
+__all__ = ["WORK", "apply", "forced", "legal", "make_world", "sample_hands", "sample_hands_into",
+           "sample_world", "trix_excluded", "trix_excluded_into"]

@@ -34,7 +34,7 @@ from trixsim.games.trump7.cards import N_RANKS
 from trixsim.games.trump7.chance import pack_from
 from trixsim.games.trump7.rules import deal_pack, is_legal, legal_one, step_one
 from trixsim.games.trump7.state import BID, COL, DONE, HIDDEN, LAYOUT, PLAY, WIDTH, GameState
-from trixsim.games.trump7.worlds import sample_world
+from trixsim.games.trump7.worlds import WORK, sample_world
 from trixsim.jitcache import guard, sources
 
 guard(__file__, sources(rules), tuple(COL.items()), DONE)
@@ -198,9 +198,10 @@ def redeal(d: Decision, gen: np.random.Generator,
     start = LAYOUT.rows(np.array([row[_GAME_ID]]))[0]
     start[_BIDDING] = row[_BIDDING]
     hand_me = np.int64(row[_HANDS + me])
+    work = np.empty(WORK, dtype=np.int64)
     for _ in range(TRIES):
         W = np.zeros((1, WIDTH), dtype=np.int64)
-        sample_world(row, me, hand_me, np.int64(gen.integers(2**62)), np.zeros(1), W)
+        sample_world(row, me, hand_me, np.int64(gen.integers(2**62)), np.zeros(1), W, work)
         deal = {me: dealt_me}
         stock = [-1] * 24
         for p, c in mine.items():

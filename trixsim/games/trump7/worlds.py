@@ -33,7 +33,7 @@ from trixsim.games.trump7.state import COL, WIDTH
 from trixsim.jitcache import guard, sources
 from trixsim.rng import mix64
 from trixsim.search import deal as deal_module
-from trixsim.search.deal import deal_hidden, popcount, shuffle_cards
+from trixsim.search.deal import deal_into, popcount, shuffle_cards, work_size
 
 guard(__file__, sources(rng, cards, state, deal_module), tuple(COL.items()))
 
@@ -45,6 +45,8 @@ worlds fit at the first deal; 32 tries left about one world in 1,800 breaking th
 the cost falls only on the rare tight positions."""
 STOCK_HOLDER = 3
 """The stock's place among the dealer's holders, after the three other seats."""
+WORK = work_size(4, 4)
+"""Working space ``sample_world`` needs."""
 
 _TURN, _PLAYED, _PLAYED_BY = COL["turn"], COL["played"], COL["played_by"]
 _HANDS, _STOCK, _STOCK_N = COL["hands"], COL["stock"], COL["stock_n"]
@@ -120,10 +122,11 @@ def hand_fits(s: np.ndarray, p: int, hand: int, last: np.ndarray, since: np.ndar
 
 @njit(cache=True)
 def sample_world(s: np.ndarray, me: int, hand: int, seed: int, prm: np.ndarray,
-                 W: np.ndarray) -> None:
+                 W: np.ndarray, work: np.ndarray) -> None:
     """Row 0 of ``W``: the public state ``s`` with the other hands and the stock's order
     dealt from ``seed``, consistently with what seat ``me``, holding ``hand``, has seen
-    (see the module doc). ``prm`` is unused (the driver's calling convention)."""
+    (see the module doc). ``work``: working space of at least ``WORK`` int64 entries (any
+    contents); ``prm`` is unused (the driver's calling convention)."""
     last = np.empty((4, 4), dtype=np.int64)
     since = np.empty((4, 4), dtype=np.int64)
     void_history(s, last, since)
@@ -167,7 +170,7 @@ def sample_world(s: np.ndarray, me: int, hand: int, seed: int, prm: np.ndarray,
     x = np.uint64(seed)
     for attempt in range(TRIES):
         x = mix64(x + np.uint64(attempt + 1))
-        deal_hidden(unknown, 4, need, allowed, fixed, np.int64(x), got, suits, caps)
+        deal_into(unknown, 4, need, allowed, fixed, np.int64(x), got, suits, caps, work)
         ok = True
         for k in range(3):
             if not hand_fits(s, seats[k], got[k], last, since):
@@ -180,7 +183,7 @@ def sample_world(s: np.ndarray, me: int, hand: int, seed: int, prm: np.ndarray,
     W[0, _HANDS + me] = hand
     for k in range(3):
         W[0, _HANDS + seats[k]] = got[k]
-    order = np.empty(64, dtype=np.int64)
+    order = work[:64]
     n = shuffle_cards(got[STOCK_HOLDER], np.int64(mix64(x ^ np.uint64(0xA5A5A5A5))), order)
     for k in range(24):
         W[0, _STOCK + k] = -1
@@ -190,5 +193,5 @@ def sample_world(s: np.ndarray, me: int, hand: int, seed: int, prm: np.ndarray,
         W[0, _STOCK + 23] = turned
 
 
-__all__ = ["STOCK_HOLDER", "TRIES", "draws_after", "hand_fits", "sample_world",
+__all__ = ["STOCK_HOLDER", "TRIES", "WORK", "draws_after", "hand_fits", "sample_world",
            "void_history"]
