@@ -29,7 +29,9 @@ class Observer(Protocol):
     """Watches a batch being played: game records and outcome tables read its events.
 
     ``events(state, rows)`` receives the raw event rows of ``init`` and of every step (on
-    the compiled path: all of them at the end, game after game). An observer may also
+    the compiled path: all of them at the end, game after game). An observer that reads
+    only a few kinds of event may name them (``event_kinds``): the rules may then leave
+    out the others. An observer may also
     define ``before_step(state, actions, legal)`` and ``after_step(state)`` to watch
     decisions; the loop then runs stepwise.
     """
@@ -221,6 +223,8 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
                    observer: Observer | None, game: Game) -> Any:
     """``play_batch`` step by step through the strategies' methods."""
     log = game.event_log() if hasattr(observer, "events") else None
+    if log is not None and getattr(observer, "event_kinds", None) is not None:
+        log.kinds = frozenset(observer.event_kinds)  # type: ignore[union-attr]
     before = getattr(observer, "before_step", None)
     after = getattr(observer, "after_step", None)
     st = game.init(seed, np.asarray(game_ids, dtype=np.int64), events=log)

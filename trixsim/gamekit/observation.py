@@ -113,15 +113,20 @@ def _popcount(x: int) -> int:
 
 
 @njit(cache=True)
-def _gather_own(data: np.ndarray, idx: np.ndarray, cols: np.ndarray, out: np.ndarray,
-                extra: np.ndarray, ex: np.ndarray, seat_col: int, viewer: np.ndarray,
-                seats: np.ndarray, hands_col: int, hand: np.ndarray,
-                sizes: np.ndarray) -> None:
-    """One pass over the games at ``idx``: the public columns into ``out``, the
-    ``extra`` columns into ``ex``, the seat (``viewer``'s, else the seat to act) into
-    ``seats``, its own hand into ``hand`` (if it has rows) and every seat's hand size
-    into ``sizes`` (if it has columns)."""
-    for i in range(idx.shape[0]):
+def _gather_own(data: np.ndarray, idx: np.ndarray, cols: np.ndarray, extra: np.ndarray,
+                seat_col: int, viewer: np.ndarray, hands_col: int, hand: bool,
+                n_sizes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                       np.ndarray]:
+    """One pass over the games at ``idx``, into new arrays: the public columns
+    (column-major), the ``extra`` columns, the seat (``viewer``'s, else the seat to act),
+    its own hand (if ``hand``) and the hand sizes of ``n_sizes`` seats."""
+    n = idx.shape[0]
+    out = np.empty((cols.shape[0], n), dtype=np.int64)
+    ex = np.empty((extra.shape[0], n), dtype=np.int64)
+    seats = np.empty(n, dtype=np.int64)
+    own = np.empty(n if hand else 0, dtype=np.int64)
+    sizes = np.empty((n, n_sizes), dtype=np.int64)
+    for i in range(n):
         g = idx[i]
         for j in range(cols.shape[0]):
             out[j, i] = data[g, cols[j]]
@@ -129,10 +134,11 @@ def _gather_own(data: np.ndarray, idx: np.ndarray, cols: np.ndarray, out: np.nda
             ex[j, i] = data[g, extra[j]]
         s = viewer[i] if viewer.shape[0] > 0 else data[g, seat_col]
         seats[i] = s
-        if hand.shape[0] > 0:
-            hand[i] = data[g, hands_col + s]
-        for k in range(sizes.shape[1]):
+        if hand:
+            own[i] = data[g, hands_col + s]
+        for k in range(n_sizes):
             sizes[i, k] = _popcount(data[g, hands_col + k])
+    return out, ex, seats, own, sizes
 
 
 class Gathered(NamedTuple):
@@ -170,17 +176,11 @@ def gather_own(data: np.ndarray, idx: np.ndarray, what: Plan, seat_col: int,
     to act), its own hand from the ``n_hands`` hand columns at ``hands_col`` (``hand``)
     and every seat's hand size (``sizes``), each into an array of its own: no field is
     a view of anything holding a hand."""
-    idx = np.asarray(idx, dtype=np.int64)
-    n = len(idx)
     cols, layout, extra = what
-    got = np.empty((len(cols), n), dtype=np.int64)
-    ex = np.empty((len(extra), n), dtype=np.int64)
-    seats = np.empty(n, dtype=np.int64)
-    own = np.empty(n if hand else 0, dtype=np.int64)
-    counts = np.empty((n, n_hands if sizes else 0), dtype=np.int64)
     view = _NO_VIEWER if viewer is None else np.ascontiguousarray(viewer, dtype=np.int64)
-    _gather_own(data, idx, cols, got, extra, ex, seat_col, view, seats, hands_col, own,
-                counts)
+    got, ex, seats, own, counts = _gather_own(
+        data, np.asarray(idx, dtype=np.int64), cols, extra, seat_col, view, hands_col, hand,
+        n_hands if sizes else 0)
     return Gathered(_fields(got, layout), ex, seats, own if hand else None,
                     counts if sizes else None)
 

@@ -143,11 +143,13 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     # one compiled pass: the requested public columns (column-major, each field a
     # contiguous view), and apart from them the seat, its own hand, the hand sizes and
     # the columns the derived fields need; the other seats' hands are never copied out
-    got = gather_own(st.data, idx, _plan(frozenset(fields)), _TURN, _H, 4, "hand" in fields,
+    what, names = _plan(frozenset(fields), viewer is not None)
+    got = gather_own(st.data, idx, what, _TURN, _H, 4, "hand" in fields,
                      "hand_sizes" in fields, viewer)
-    turn, phase, ply, gid, cn = got.extra
+    ex = dict(zip(names, got.extra, strict=True))
+    phase = ex.get("phase")
     if viewer is not None:
-        waiting = viewer != turn
+        waiting = viewer != ex["turn"]
         legal = np.where(waiting, 0, legal)
         phase = np.where(waiting & (phase == DECLARE), PLAY, phase)
     out: dict[str, np.ndarray] = {"legal": legal, **got.fields}
@@ -156,9 +158,9 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     if got.sizes is not None:
         out["hand_sizes"] = got.sizes
     if "key" in fields:
-        out["key"] = _keys(st, gid, ply, phase)
+        out["key"] = _keys(st, ex["game_id"], ex["ply"], phase)
     if "pick" in fields:
-        out["pick"] = cn // 4 + 1
+        out["pick"] = ex["contract_no"] // 4 + 1
     if "seat" in fields:
         out["seat"] = got.seats
     if "decision" in fields:
@@ -167,16 +169,23 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
 
 
 _TURN = COL["turn"]
-_EXTRA = (_TURN, COL["phase"], COL["ply"], COL["game_id"], COL["contract_no"])
-"""The columns the derived fields are built from (seat to act, decision, key, pick)."""
 _DERIVED = frozenset({"seat", "decision"})
-"""Public fields built from those columns rather than gathered again."""
+"""Public fields built from other columns (the seat, the phase) rather than gathered."""
 
 
 @functools.lru_cache(maxsize=256)
-def _plan(fields: frozenset[str]) -> Plan:
-    """The gather for a set of fields, worked out once."""
-    return plan(_PUBLIC, sorted(f for f in fields if f not in _DERIVED), _EXTRA)
+def _plan(fields: frozenset[str], viewing: bool) -> tuple[Plan, tuple[str, ...]]:
+    """The gather for a set of fields (public ones in the state's column order), worked
+    out once, and the names of the extra columns it copies for the derived fields."""
+    need = ["turn", "phase"] if viewing else (
+        ["phase"] if fields & {"key", "decision"} else [])
+    if "key" in fields:
+        need += ["ply", "game_id"]
+    if "pick" in fields:
+        need.append("contract_no")
+    public = sorted((f for f in fields if f in _PUBLIC and f not in _DERIVED),
+                    key=lambda f: _PUBLIC[f][0])
+    return plan(_PUBLIC, public, [COL[k] for k in need]), tuple(need)
 
 
 def _viewers(viewer: np.ndarray, n: int) -> np.ndarray:

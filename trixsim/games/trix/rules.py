@@ -201,6 +201,8 @@ def legal_action_mask(st: GameState) -> np.ndarray:
 
 
 _DEALING = DONE + 1
+_BRIEF = frozenset({EV_DEAL, EV_PICK, EV_CONTRACT_END, EV_GAME_END})
+"""The events a step writes alone when no others are asked for."""
 """Internal phase: the contract ended and the next deal (a chance event) is due."""
 
 # Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
@@ -402,9 +404,10 @@ def _refused(S: np.ndarray, g: int, a: int, lm: int, pass_bit: bool) -> bool:
 @njit(cache=True)
 def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
                legal_out: np.ndarray, seed: int, deals: np.ndarray, E: np.ndarray,
-               n: np.ndarray, pass_bit: bool) -> np.ndarray:
+               n: np.ndarray, pass_bit: bool, brief: bool) -> np.ndarray:
     """Check every action, then apply them all and write the new legal masks (with the
     forced trix pass as bit 32 when ``pass_bit``: the masks the game hands the loop).
+    ``brief``: of the events, only deals, picks and contract (and game) ends.
 
     Returns the illegal games; if there are any, nothing is applied.
     """
@@ -422,7 +425,15 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
         return bad
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE:
-            if E.shape[0] > 0:
+            if E.shape[0] > 0 and brief:  # the outcome rows' events only
+                ph, a, cn = S[g, PHASE], actions[g], S[g, CONTRACT_NO]
+                if ph == PICK:
+                    _emit_pick(S, g, S[g, TURN], a, cn, np.int64(legal[g]) & 0xFFFFFFFF,
+                               E, n)
+                step_one(S, g, a)
+                if S[g, CONTRACT_NO] != cn:
+                    _emit_end(S, g, cn, E, n)
+            elif E.shape[0] > 0:
                 ph, t, a = S[g, PHASE], S[g, TURN], actions[g]
                 cn, tn, out1 = S[g, CONTRACT_NO], S[g, TRICK_NO], S[g, OUT_FIRST]
                 step_one(S, g, a)
@@ -450,8 +461,10 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
     DONE games ignore their action. ``legal`` may pass ``legal_action_mask(st)`` when the
     caller already has it for this very state (e.g. from the previous step). With
     ``events``, the step's events are written to it (see ``trixsim.games.trix.events``);
-    without, none are made. If any action is not legal, IllegalActionError names those
-    games (``.games``, batch positions) and nothing is applied. ``pass_bit``: the masks
+    without, none are made (an event log whose ``kinds`` are among deals, picks and
+    contract and game ends gets only those). If any action is not legal,
+    IllegalActionError names those games (``.games``, batch positions) and nothing is
+    applied. ``pass_bit``: the masks
     taken and returned are uint64 with the forced trix pass as bit 32 (``TrixGame``'s);
     else uint32 without it.
     """
@@ -466,8 +479,10 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
             legal = with_pass(st, legal)
     out = np.empty(st.batch_size, dtype=dtype)
     E, n = _buffers(events, st.batch_size)
+    kinds = getattr(events, "kinds", None)
+    brief = kinds is not None and kinds <= _BRIEF
     bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=dtype), out,
-                     st.chance.seed, st.chance.deals, E, n, pass_bit)
+                     st.chance.seed, st.chance.deals, E, n, pass_bit, brief)
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(

@@ -42,7 +42,8 @@ _EXTRA = (COL["turn"], COL["stock_n"], COL["game_id"], COL["ply"])
 @functools.lru_cache(maxsize=256)
 def _plan(fields: frozenset[str]) -> Plan:
     """The gather for a set of fields, worked out once."""
-    return plan(PUBLIC, sorted(f for f in fields if f != "seat"), _EXTRA)
+    return plan(PUBLIC, sorted((f for f in fields if f in PUBLIC and f != "seat"),
+                               key=lambda f: PUBLIC[f][0]), _EXTRA)
 
 
 class Observation(gamekit.Observation):
