@@ -188,4 +188,14 @@ def gather_own(data: np.ndarray, idx: np.ndarray, what: Plan, seat_col: int,
 _NO_VIEWER = np.zeros(0, dtype=np.int64)
 
 
-__all__ = ["Columns", "Gathered", "Observation", "Plan", "gather", "gather_own", "plan"]
+def own_hand(data: np.ndarray, idx: np.ndarray, hands_col: int,
+             seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(each game's ``seats`` hand, every seat's hand (n, 4)) of the games at ``idx``,
+    gathered apart from any public field; the second must not reach an observation
+    (``gather_own`` does both in the public fields' pass and copies no other hand)."""
+    hands = gather(data, idx, {"hands": (hands_col, 4, "")}, ("hands",))["hands"]
+    return hands[np.arange(len(hands)), seats].copy(), hands
+
+
+__all__ = ["Columns", "Gathered", "Observation", "Plan", "gather", "gather_own", "own_hand",
+           "plan"]
