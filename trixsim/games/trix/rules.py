@@ -387,17 +387,15 @@ def _is_legal(S: np.ndarray, g: int, a: int, lm: int) -> bool:
 
 
 @njit(cache=True, inline='always')
-def _refused(S: np.ndarray, g: int, a: int, lm: int, pass_bit: bool) -> bool:
+def _refused(S: np.ndarray, g: int, a: int, lm: int) -> bool:
     """Whether the step refuses action ``a`` in game ``g`` whose legal mask is ``lm``
-    (``pass_bit``: with the forced trix pass as bit 32); finished games refuse nothing.
-    A legal card is told from the mask alone, so checking a step reads a state row only
-    for a pass, a finished game or a refusal."""
+    (any forced-pass bit in it is not read: the rules say when a seat must pass);
+    finished games refuse nothing. A legal card is told from the mask alone, so checking
+    a step reads a state row only for a pass, a finished game or a refusal."""
     if 0 <= a < 32 and ((lm >> a) & 1) == 1:
         return False
     if S[g, PHASE] == DONE:
         return False
-    if pass_bit and a == PASS and ((lm >> PASS) & 1) == 0:
-        return True
     return not _is_legal(S, g, a, lm & 0xFFFFFFFF)
 
 
@@ -413,13 +411,13 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
     """
     n_bad = 0
     for g in range(actions.shape[0]):
-        if _refused(S, g, actions[g], np.int64(legal[g]), pass_bit):
+        if _refused(S, g, actions[g], np.int64(legal[g])):
             n_bad += 1
     bad = np.empty(n_bad, dtype=np.int64)
     if n_bad:
         k = 0
         for g in range(actions.shape[0]):
-            if _refused(S, g, actions[g], np.int64(legal[g]), pass_bit):
+            if _refused(S, g, actions[g], np.int64(legal[g])):
                 bad[k] = g
                 k += 1
         return bad
