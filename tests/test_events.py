@@ -8,6 +8,13 @@ import numpy as np
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init, legal_action_mask, step
 from trixsim.games.trix.events import (
+    CARD,
+    CONTRACT_END,
+    DEAL,
+    GAME_END,
+    PICK,
+    PLACE,
+    TRICK,
     Card,
     ContractEnd,
     Deal,
@@ -19,10 +26,11 @@ from trixsim.games.trix.events import (
     Trick,
     decode,
 )
+from trixsim.games.trix.outcomes import OutcomeLog
 from trixsim.games.trix.rules import add_points, trick_winner
 from trixsim.games.trix.types import DONE, TRIX
 from trixsim.loading import load_seats
-from trixsim.sim import decide
+from trixsim.sim import decide, play_batch
 
 
 def _play(seed: int, n: int, with_events: bool) -> tuple[object, list]:
@@ -74,3 +82,32 @@ def test_events_tell_the_whole_game() -> None:
                 assert [e.card for e in played] == list(trick.cards)
                 assert [e.seat for e in played] == [(trick.leader + i) % 4 for i in range(4)]
                 assert trick.winner == trick_winner(trick.leader, list(trick.cards))
+
+
+class _Kinds(OutcomeLog):
+    """An outcome log noting the kinds of the events it is given."""
+
+    def __init__(self, batch: int, brief: bool) -> None:
+        super().__init__(batch)
+        self.seen: set[int] = set()
+        if not brief:
+            self.event_kinds = None  # reads every event: the rules leave none out
+
+    def events(self, st: object, rows: np.ndarray) -> None:
+        self.seen |= set(rows[:, 1].tolist())
+        super().events(st, rows)
+
+
+def test_an_observer_naming_its_event_kinds_gets_the_same_outcome_rows() -> None:
+    """The outcome log names the events it reads, and the stepwise steps then write only
+    deals, picks and contract and game ends: the contract rows are those that every event
+    gives, row for row."""
+    seats = load_seats("heuristic,random,random,heuristic", "trix")
+    ids = np.arange(30)
+    brief, every = _Kinds(30, brief=True), _Kinds(30, brief=False)
+    play_batch(seats, 11, ids, observer=brief, path="stepwise", game=TRIX_RULES)
+    play_batch(seats, 11, ids, observer=every, path="stepwise", game=TRIX_RULES)
+    assert brief.seen == {DEAL, PICK, CONTRACT_END, GAME_END}
+    assert {CARD, TRICK, PLACE}.issubset(every.seen)
+    assert brief.contracts().num_rows > 30
+    assert brief.contracts().equals(every.contracts())

@@ -321,3 +321,18 @@ def test_the_random_key_does_not_give_away_the_seed() -> None:
     hands = np.zeros(4, dtype=np.int64)
     rng.deal_one(recovered, game, int(obs.contract_no[0]), hands)
     assert not np.array_equal(hands, st.hands[0])
+
+
+def test_every_field_is_int64_whether_all_or_some_are_asked() -> None:
+    """The fields a strategy declares are gathered in one compiled pass, and all of them
+    are as ``observe`` with every field gives them: int64 (``key`` uint64), the same
+    values (``hand_sizes`` was uint8 when every field was asked)."""
+    st = _midgame(48, 300)
+    live = np.flatnonzero(st.phase != DONE)
+    legal = legal_action_mask(st)[live]
+    every = observe(st, live, legal, None)
+    for name in FIELDS:
+        assert getattr(every, name).dtype == (np.uint64 if name == "key" else np.int64), name
+        some = observe(st, live, legal, frozenset({name, "legal"}))
+        assert np.array_equal(getattr(some, name), getattr(every, name)), name
+        assert getattr(some, name).dtype == getattr(every, name).dtype, name

@@ -29,7 +29,9 @@ class Observer(Protocol):
     """Watches a batch being played: game records and outcome tables read its events.
 
     ``events(state, rows)`` receives the raw event rows of ``init`` and of every step (on
-    the compiled path: all of them at the end, game after game). An observer may also
+    the compiled path: all of them at the end, game after game). An observer that reads
+    only a few kinds of event may name them (``event_kinds``): the rules may then leave
+    out the others. An observer may also
     define ``before_step(state, actions, legal)`` and ``after_step(state)`` to watch
     decisions; the loop then runs stepwise.
     """
@@ -38,13 +40,18 @@ class Observer(Protocol):
         """Called with the events of ``init`` and then of every step."""
 
 
-def _check(strategy: Strategy, name: str, game: np.ndarray, legal: np.ndarray,
-           out: object) -> np.ndarray:
+def _check(strategy: Strategy, name: str, ids: np.ndarray, idx: np.ndarray,
+           legal: np.ndarray, out: object) -> np.ndarray:
     """The strategy's answer as int64 actions of the right shape, or StrategyError.
 
-    Legality itself is checked by the game's step (see ``play_batch``).
+    Legality itself is checked by the game's step (see ``play_batch``). ``ids[idx]``:
+    the games' ids (read only for a message).
     """
+    if type(out) is np.ndarray and out.shape == legal.shape and (
+            out.dtype == np.int64 or (out.size and np.issubdtype(out.dtype, np.integer))):
+        return out.astype(np.int64, copy=False)  # the usual answer, checked at once
     what = f"strategy {strategy.label!r} on decision {name!r}"
+    game = ids[idx]
     try:
         a = np.asarray(out)
     except (ValueError, TypeError) as exc:
@@ -111,6 +118,7 @@ def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
     """One checked action per game from the strategies seated in it (forced actions where
     the rules force them; -1 in finished games). ``game``: see ``game_of``."""
     game = game_of(strategies, game)
+    legal = np.asarray(legal)
     decision, seat_of, actions = game.pending(state, legal)
     owners: list[Strategy] = []
     owner_of_seat = np.empty(len(strategies), dtype=np.int64)
@@ -153,8 +161,8 @@ def _uniform_everywhere(strategy: Strategy, game: Game) -> bool:
 def _ask(state: Any, game: Game, strategy: Strategy, name: str, method: str,
          idx: np.ndarray, legal: np.ndarray, actions: np.ndarray) -> None:
     """Ask one strategy one kind of decision for the games at ``idx``; store the answers."""
-    obs = game.strategy_view(state, idx, np.asarray(legal)[idx], strategy.observes)
-    ids = state.game_id[idx]
+    lm = legal[idx]
+    obs = game.strategy_view(state, idx, lm, strategy.observes)
     try:
         out = strategy.method_for(method)(obs)
     except StrategyError:  # already names the strategy, decision and game
@@ -162,8 +170,9 @@ def _ask(state: Any, game: Game, strategy: Strategy, name: str, method: str,
     except Exception as exc:  # a strategy's own failure stops the run, named
         raise StrategyError(
             f"strategy {strategy.label!r} raised {type(exc).__name__}: {exc} on "
-            f"decision {name!r} (first game of the batch: {int(ids[0])})") from exc
-    actions[idx] = _check(strategy, name, ids, np.asarray(legal)[idx], out)
+            f"decision {name!r} (first game of the batch: "
+            f"{int(state.game_id[idx[0]])})") from exc
+    actions[idx] = _check(strategy, name, state.game_id, idx, lm, out)
 
 
 def _blame(state: Any, game: Game, strategies: Sequence[Strategy], actions: np.ndarray,
@@ -214,6 +223,8 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
                    observer: Observer | None, game: Game) -> Any:
     """``play_batch`` step by step through the strategies' methods."""
     log = game.event_log() if hasattr(observer, "events") else None
+    if log is not None and getattr(observer, "event_kinds", None) is not None:
+        log.kinds = frozenset(observer.event_kinds)  # type: ignore[union-attr]
     before = getattr(observer, "before_step", None)
     after = getattr(observer, "after_step", None)
     st = game.init(seed, np.asarray(game_ids, dtype=np.int64), events=log)

@@ -24,9 +24,13 @@ class EventLog:
     width: ClassVar[int]
     per_step: ClassVar[int]
 
-    def __init__(self) -> None:
+    def __init__(self, kinds: frozenset[int] | None = None) -> None:
         self._buf = np.zeros((0, self.width), dtype=np.int64)
         self._n = np.zeros(1, dtype=np.int64)
+        self.kinds = kinds
+        """The event kinds wanted (None: all). The rules may then leave out the others,
+        so that a reader of a few kinds (the outcome tables) does not pay for every
+        card; they may still write some that were not asked for."""
 
     def prepare(self, batch: int) -> tuple[np.ndarray, np.ndarray]:
         """Empty the log and return (buffer, counter) large enough for one call."""

@@ -31,6 +31,7 @@ from trixsim.games.trix.rules import (
     pick_number,
     step,
     winners_losers,
+    with_pass,
 )
 from trixsim.games.trix.state import COL, GameState
 from trixsim.games.trix.types import (
@@ -142,17 +143,13 @@ class TrixGame(CompiledGame):
 
     def with_pass(self, state: GameState, legal: np.ndarray) -> ActionMask:
         """The engine's 32-bit masks with the forced trix pass added as bit 32."""
-        out = np.empty(state.batch_size, dtype=np.uint64)
-        _with_pass(state.data, np.ascontiguousarray(legal, dtype=np.uint32), out)
-        return out
+        return with_pass(state, legal)
 
     def step(self, state: GameState, actions: np.ndarray, events: EventLog | None = None,
              legal: ActionMask | None = None) -> ActionMask:
         """Apply one action per game in place (its events into ``events`` if given);
         IllegalActionError names refused games. ``legal``: this state's masks, if known."""
-        if legal is not None:
-            legal = (np.asarray(legal) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-        return self.with_pass(state, step(state, actions, legal, events=events))
+        return step(state, actions, legal, events=events, pass_bit=True)
 
     # -- hooks for the loop (trixsim.sim) -------------------------------------------------
 
@@ -272,15 +269,6 @@ class TrixGame(CompiledGame):
             return (f"seat {t} must follow {SUIT_WORDS[int(state.best_card[g]) >> 3]} "
                     f"with {_names(mask)}")
         return f"{card_name(a)} does not fit the layout (seat {t} can place {_names(mask)})"
-
-
-@njit(cache=True)
-def _with_pass(S: np.ndarray, legal: np.ndarray, out: np.ndarray) -> None:
-    for g in range(S.shape[0]):
-        if S[g, _PHASE] == PLACE and legal[g] == 0:
-            out[g] = np.uint64(1) << np.uint64(PASS)
-        else:
-            out[g] = legal[g]
 
 
 @njit(cache=True)

@@ -8,11 +8,13 @@ Fields are read-only views of that copy, made on first use.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from trixsim import rng
 from trixsim.gamekit import observation as gamekit
-from trixsim.gamekit.observation import gather, own_hand
+from trixsim.gamekit.observation import Plan, gather_own, plan
 from trixsim.games.trix.policy import DECLARE_TAG
 from trixsim.games.trix.state import COL, WIDTH, GameState
 from trixsim.games.trix.types import DECLARE, PLAY
@@ -132,48 +134,101 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     wherever the viewer is not the seat to act, and a K♥ holder's declaration question
     shows as ``decision`` PLAY (whether the seat to act holds the K♥ is hidden).
     """
+    if fields is None:
+        return _observe_all(st, idx, legal, viewer)
+    idx = np.asarray(idx, dtype=np.int64)
+    legal = np.asarray(legal, dtype=np.int64)
+    if viewer is not None:
+        viewer = _viewers(viewer, len(idx))
+    # one compiled pass: the requested public columns (column-major, each field a
+    # contiguous view), and apart from them the seat, its own hand, the hand sizes and
+    # the columns the derived fields need; the other seats' hands are never copied out
+    what, names = _plan(frozenset(fields), viewer is not None)
+    got = gather_own(st.data, idx, what, _TURN, _H, 4, "hand" in fields,
+                     "hand_sizes" in fields, viewer)
+    ex = dict(zip(names, got.extra, strict=True))
+    phase = ex.get("phase")
+    if viewer is not None:
+        waiting = viewer != ex["turn"]
+        legal = np.where(waiting, 0, legal)
+        phase = np.where(waiting & (phase == DECLARE), PLAY, phase)
+    out: dict[str, np.ndarray] = {"legal": legal, **got.fields}
+    if got.hand is not None:
+        out["hand"] = got.hand
+    if got.sizes is not None:
+        out["hand_sizes"] = got.sizes
+    if "key" in fields:
+        out["key"] = _keys(st, ex["game_id"], ex["ply"], phase)
+    if "pick" in fields:
+        out["pick"] = ex["contract_no"] // 4 + 1
+    if "seat" in fields:
+        out["seat"] = got.seats
+    if "decision" in fields:
+        out["decision"] = phase.copy() if viewer is None else phase
+    return Observation(out)
+
+
+_TURN = COL["turn"]
+_DERIVED = frozenset({"seat", "decision"})
+"""Public fields built from other columns (the seat, the phase) rather than gathered."""
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(fields: frozenset[str], viewing: bool) -> tuple[Plan, tuple[str, ...]]:
+    """The gather for a set of fields (public ones in the state's column order), worked
+    out once, and the names of the extra columns it copies for the derived fields."""
+    need = ["turn", "phase"] if viewing else (
+        ["phase"] if fields & {"key", "decision"} else [])
+    if "key" in fields:
+        need += ["ply", "game_id"]
+    if "pick" in fields:
+        need.append("contract_no")
+    public = sorted((f for f in fields if f in _PUBLIC and f not in _DERIVED),
+                    key=lambda f: _PUBLIC[f][0])
+    return plan(_PUBLIC, public, [COL[k] for k in need]), tuple(need)
+
+
+def _viewers(viewer: np.ndarray, n: int) -> np.ndarray:
+    """The viewing seats, one per game; ValueError outside 0-3."""
+    viewer = np.broadcast_to(np.asarray(viewer, dtype=np.int64), (n,))
+    if ((viewer < 0) | (viewer > 3)).any():
+        raise ValueError("viewer seats must be 0-3")
+    return viewer.copy()
+
+
+def _keys(st: GameState, game_id: np.ndarray, ply: np.ndarray,
+          phase: np.ndarray) -> np.ndarray:
+    """Each decision's random key (``policy.key_counter``, over arrays)."""
+    counter = ply + np.where(phase == DECLARE, DECLARE_TAG, 0)
+    return rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY, game_id,
+                         counter)
+
+
+def _observe_all(st: GameState, idx: np.ndarray, legal: np.ndarray,
+                 viewer: np.ndarray | None) -> Observation:
+    """``observe`` with every field, and the scrubbed rows a search rebuilds worlds from."""
     data = st.data
     legal = np.asarray(legal, dtype=np.int64)
     seats = data[idx, COL["turn"]]
     phase = data[idx, COL["phase"]]
     if viewer is not None:
-        viewer = np.broadcast_to(np.asarray(viewer, dtype=np.int64), seats.shape)
-        if ((viewer < 0) | (viewer > 3)).any():
-            raise ValueError("viewer seats must be 0-3")
+        viewer = _viewers(viewer, len(seats))
         waiting = viewer != seats
         legal = np.where(waiting, 0, legal)
         phase = np.where(waiting & (phase == DECLARE), PLAY, phase)
-        seats = viewer.copy()
+        seats = viewer
     out: dict[str, np.ndarray] = {"legal": legal}
-    want = FIELDS if fields is None else fields
-    if fields is None:
-        rows = data[idx]
-        for name, (col, width, _) in _PUBLIC.items():
-            out[name] = rows[:, col] if width == 1 else rows[:, col:col + width]
-        hands = rows[:, _H:_H + 4]
-        out["hand"] = hands[np.arange(len(idx)), seats].copy()
-    else:
-        # one compiled gather of the requested public columns, column-major so that each
-        # field is a contiguous view of it; the hands apart, so no field reaches them
-        out.update(gather(data, idx, _PUBLIC, want))
-        if "hand" in want or "hand_sizes" in want:
-            hand, hands = own_hand(data, idx, _H, seats)
-            if "hand" in want:
-                out["hand"] = hand
-    if "hand_sizes" in want:
-        out["hand_sizes"] = np.bitwise_count(hands)
-    if "key" in want:  # policy.key_counter, over arrays
-        counter = data[idx, COL["ply"]] + np.where(phase == DECLARE, DECLARE_TAG, 0)
-        out["key"] = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
-                                   data[idx, COL["game_id"]], counter)
-    if "pick" in want:
-        out["pick"] = data[idx, COL["contract_no"]] // 4 + 1
-    if "seat" in want:
-        out["seat"] = seats
-    if "decision" in want:
-        out["decision"] = phase
-    if fields is None:
-        hands[:] = 0  # the gathered rows must not carry other seats' hands
-        rows[:, COL["phase"]] = phase  # nor a waiting viewer the declaration question
-        out["_rows"] = rows  # for trixsim.games.trix.search.world_from: public columns only
+    rows = data[idx]
+    for name, (col, width, _) in _PUBLIC.items():
+        out[name] = rows[:, col] if width == 1 else rows[:, col:col + width]
+    hands = rows[:, _H:_H + 4]
+    out["hand"] = hands[np.arange(len(seats)), seats].copy()
+    out["hand_sizes"] = np.bitwise_count(hands).astype(np.int64)
+    out["key"] = _keys(st, data[idx, COL["game_id"]], data[idx, COL["ply"]], phase)
+    out["pick"] = data[idx, COL["contract_no"]] // 4 + 1
+    out["seat"] = seats
+    out["decision"] = phase
+    hands[:] = 0  # the gathered rows must not carry other seats' hands
+    rows[:, COL["phase"]] = phase  # nor a waiting viewer the declaration question
+    out["_rows"] = rows  # for trixsim.games.trix.search.world_from: public columns only
     return Observation(out)

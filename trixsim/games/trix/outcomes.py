@@ -76,6 +76,8 @@ class OutcomeLog:
     """Collect one row per finished contract for a batch, from the engine's events."""
 
     wants_events = True
+    event_kinds = frozenset({DEAL, PICK, CONTRACT_END})
+    """The only events it reads: the stepwise loop asks the rules for no others."""
 
     def __init__(self, batch: int, lineup: int = 0) -> None:
         self.lineup = lineup

@@ -50,6 +50,7 @@ from trixsim.jitcache import guard, sources
 from trixsim.rng import deal_one, first_picker
 
 _TRIX_BIT = 1 << TRIX
+_PASS_BIT = 1 << PASS
 guard(__file__, sources(cards, rng), FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
       (DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX),
       (EV_WIDTH, EV_DEAL, EV_PICK, EV_DECLARE, EV_CARD, EV_TRICK, EV_PLACE, EV_PASS, EV_OUT,
@@ -200,6 +201,8 @@ def legal_action_mask(st: GameState) -> np.ndarray:
 
 
 _DEALING = DONE + 1
+_BRIEF = frozenset({EV_DEAL, EV_PICK, EV_CONTRACT_END, EV_GAME_END})
+"""The events a step writes alone when no others are asked for."""
 """Internal phase: the contract ended and the next deal (a chance event) is due."""
 
 # Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
@@ -383,69 +386,121 @@ def _is_legal(S: np.ndarray, g: int, a: int, lm: int) -> bool:
     return 0 <= a < 32 and ((lm >> a) & 1) == 1
 
 
+@njit(cache=True, inline='always')
+def _refused(S: np.ndarray, g: int, a: int, lm: int) -> bool:
+    """Whether the step refuses action ``a`` in game ``g`` whose legal mask is ``lm``
+    (any forced-pass bit in it is not read: the rules say when a seat must pass);
+    finished games refuse nothing. A legal card is told from the mask alone, so checking
+    a step reads a state row only for a pass, a finished game or a refusal."""
+    if 0 <= a < 32 and ((lm >> a) & 1) == 1:
+        return False
+    if S[g, PHASE] == DONE:
+        return False
+    return not _is_legal(S, g, a, lm & 0xFFFFFFFF)
+
+
 @njit(cache=True)
 def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
                legal_out: np.ndarray, seed: int, deals: np.ndarray, E: np.ndarray,
-               n: np.ndarray) -> np.ndarray:
-    """Check every action, then apply them all and write the new legal masks.
+               n: np.ndarray, pass_bit: bool, brief: bool) -> np.ndarray:
+    """Check every action, then apply them all and write the new legal masks (with the
+    forced trix pass as bit 32 when ``pass_bit``: the masks the game hands the loop).
+    ``brief``: of the events, only deals, picks and contract (and game) ends.
 
     Returns the illegal games; if there are any, nothing is applied.
     """
     n_bad = 0
     for g in range(actions.shape[0]):
-        if S[g, PHASE] != DONE and not _is_legal(S, g, actions[g], np.int64(legal[g])):
+        if _refused(S, g, actions[g], np.int64(legal[g])):
             n_bad += 1
     bad = np.empty(n_bad, dtype=np.int64)
     if n_bad:
         k = 0
         for g in range(actions.shape[0]):
-            if S[g, PHASE] != DONE and not _is_legal(S, g, actions[g], np.int64(legal[g])):
+            if _refused(S, g, actions[g], np.int64(legal[g])):
                 bad[k] = g
                 k += 1
         return bad
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE:
-            if E.shape[0] > 0:
+            if E.shape[0] > 0 and brief:  # the outcome rows' events only
+                ph, a, cn = S[g, PHASE], actions[g], S[g, CONTRACT_NO]
+                if ph == PICK:
+                    _emit_pick(S, g, S[g, TURN], a, cn, np.int64(legal[g]) & 0xFFFFFFFF,
+                               E, n)
+                step_one(S, g, a)
+                if S[g, CONTRACT_NO] != cn:
+                    _emit_end(S, g, cn, E, n)
+            elif E.shape[0] > 0:
                 ph, t, a = S[g, PHASE], S[g, TURN], actions[g]
                 cn, tn, out1 = S[g, CONTRACT_NO], S[g, TRICK_NO], S[g, OUT_FIRST]
                 step_one(S, g, a)
-                _emit_step(S, g, ph, t, a, cn, tn, out1, np.int64(legal[g]), E, n)
+                _emit_step(S, g, ph, t, a, cn, tn, out1, np.int64(legal[g]) & 0xFFFFFFFF,
+                           E, n)
             else:
                 step_one(S, g, actions[g])
             if S[g, PHASE] == _DEALING:
                 _deal(S, g, seed, deals)
                 if E.shape[0] > 0:
                     _emit_deal(S, g, E, n)
-            legal_out[g] = legal_one(S, g)
+            lm = legal_one(S, g)
+            if pass_bit and lm == 0 and S[g, PHASE] == PLACE:
+                lm = _PASS_BIT
+            legal_out[g] = lm
         else:
             legal_out[g] = 0
     return bad
 
 
 def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
-         events: EventLog | None = None) -> np.ndarray:
+         events: EventLog | None = None, pass_bit: bool = False) -> np.ndarray:
     """Apply one action per game, in place, and return the new legal-action masks.
 
     DONE games ignore their action. ``legal`` may pass ``legal_action_mask(st)`` when the
     caller already has it for this very state (e.g. from the previous step). With
     ``events``, the step's events are written to it (see ``trixsim.games.trix.events``);
-    without, none are made. If any action is not legal, IllegalActionError names those
-    games (``.games``, batch positions) and nothing is applied.
+    without, none are made (an event log whose ``kinds`` are among deals, picks and
+    contract and game ends gets only those). If any action is not legal,
+    IllegalActionError names those games (``.games``, batch positions) and nothing is
+    applied. ``pass_bit``: the masks
+    taken and returned are uint64 with the forced trix pass as bit 32 (``TrixGame``'s);
+    else uint32 without it.
     """
     a = np.ascontiguousarray(actions, dtype=np.int64)
     if a.shape != (st.batch_size,):
         raise IllegalActionError(f"expected {st.batch_size} actions, got shape {a.shape}",
                                  np.arange(st.batch_size))
+    dtype = np.uint64 if pass_bit else np.uint32
     if legal is None:
         legal = legal_action_mask(st)
-    out = np.empty(st.batch_size, dtype=np.uint32)
+        if pass_bit:
+            legal = with_pass(st, legal)
+    out = np.empty(st.batch_size, dtype=dtype)
     E, n = _buffers(events, st.batch_size)
-    bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=np.uint32), out,
-                     st.chance.seed, st.chance.deals, E, n)
+    kinds = getattr(events, "kinds", None)
+    brief = kinds is not None and kinds <= _BRIEF
+    bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=dtype), out,
+                     st.chance.seed, st.chance.deals, E, n, pass_bit, brief)
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(
             f"illegal action {int(a[g])} in game {int(st.game_id[g])}", bad)
+    return out
+
+
+@njit(cache=True)
+def _with_pass(S: np.ndarray, legal: np.ndarray, out: np.ndarray) -> None:
+    for g in range(S.shape[0]):
+        if S[g, PHASE] == PLACE and legal[g] == 0:
+            out[g] = _PASS_BIT
+        else:
+            out[g] = legal[g]
+
+
+def with_pass(st: GameState, legal: np.ndarray) -> np.ndarray:
+    """The 32-bit masks ``legal`` as uint64 with the forced trix pass added as bit 32."""
+    out = np.empty(st.batch_size, dtype=np.uint64)
+    _with_pass(st.data, np.ascontiguousarray(legal, dtype=np.uint32), out)
     return out
 
 

@@ -8,11 +8,13 @@ seed is not in the state at all (``chance``); ``key`` comes from a one-way funct
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from trixsim import rng
 from trixsim.gamekit import observation as gamekit
-from trixsim.gamekit.observation import gather, own_hand
+from trixsim.gamekit.observation import Plan, gather_own, plan
 from trixsim.games.trump7.cards import SUIT_MASK
 from trixsim.games.trump7.state import COL, HIDDEN, GameState
 from trixsim.games.trump7.state import FIELDS as STATE_FIELDS
@@ -33,6 +35,15 @@ _OWN: dict[str, str] = {
     "key": "uint64 random key unique to this decision",
 }
 FIELDS = (*PUBLIC, *_OWN)
+_EXTRA = (COL["turn"], COL["stock_n"], COL["game_id"], COL["ply"])
+"""The columns the derived fields are built from (seat to act, stock left, key)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(fields: frozenset[str]) -> Plan:
+    """The gather for a set of fields, worked out once."""
+    return plan(PUBLIC, sorted((f for f in fields if f in PUBLIC and f != "seat"),
+                               key=lambda f: PUBLIC[f][0]), _EXTRA)
 
 
 class Observation(gamekit.Observation):
@@ -65,31 +76,32 @@ def observe(st: GameState, idx: np.ndarray, legal: np.ndarray,
     ``legal`` is empty wherever the viewer is not the seat to act.
     """
     idx = np.asarray(idx, dtype=np.int64)
-    data = st.data
     legal = np.asarray(legal).astype(np.int64)
-    seats = data[idx, COL["turn"]]
     if viewer is not None:
-        viewer = np.broadcast_to(np.asarray(viewer, dtype=np.int64), seats.shape)
+        viewer = np.broadcast_to(np.asarray(viewer, dtype=np.int64), idx.shape)
         if ((viewer < 0) | (viewer > 3)).any():
             raise ValueError("viewer seats must be 0-3")
-        legal = np.where(viewer == seats, legal, 0)
-        seats = viewer.copy()
+        viewer = viewer.copy()
     want = FIELDS if fields is None else fields
-    out: dict[str, np.ndarray] = {"legal": legal}
-    out.update(gather(data, idx, PUBLIC, want))
+    # one compiled pass: the public columns, and apart from them the seat, its own hand,
+    # the hand sizes and the columns the derived fields need (never another hand)
+    got = gather_own(st.data, idx, _plan(frozenset(want)), COL["turn"], COL["hands"], 4,
+                     "hand" in want, "hand_sizes" in want, viewer)
+    turn, stock_n, gid, ply = got.extra
+    if viewer is not None:
+        legal = np.where(viewer == turn, legal, 0)
+    out: dict[str, np.ndarray] = {"legal": legal, **got.fields}
     if "seat" in want:
-        out["seat"] = seats
-    if "hand" in want or "hand_sizes" in want:
-        hand, hands = own_hand(data, idx, COL["hands"], seats)
-        if "hand" in want:
-            out["hand"] = hand
-        if "hand_sizes" in want:
-            out["hand_sizes"] = np.bitwise_count(hands).astype(np.int64)
+        out["seat"] = got.seats
+    if got.hand is not None:
+        out["hand"] = got.hand
+    if got.sizes is not None:
+        out["hand_sizes"] = got.sizes
     if "stock_left" in want:
-        out["stock_left"] = 24 - data[idx, COL["stock_n"]]
+        out["stock_left"] = 24 - stock_n
     if "key" in want:
         out["key"] = rng.hash_keys(strategy_subkey(st.run_seed), rng.STREAM_STRATEGY,
-                                   data[idx, COL["game_id"]], data[idx, COL["ply"]])
+                                   gid, ply)
     return Observation(out)
 
 
