@@ -2,11 +2,13 @@
 
 A chunk (consecutive game indices of one lineup) is played in slices of about
 ``SLICE`` games. Each slice's outcome tables go to a writer thread that appends them to
-the chunk's Parquet files as one row group each, while the next slice plays (the
-whole-game kernels release the interpreter lock), so encoding costs little beyond the
-last slice. The slices depend only on the chunk's game range, so a chunk gives the same
-bytes wherever and however it is played; the games themselves never depend on how a
-range is cut.
+the chunk's Parquet files while the next slice plays (the whole-game kernels release the
+interpreter lock), so encoding costs little beyond the last slice. A table's slices are
+gathered into row groups of at least ``ROW_GROUP`` rows (Trix's contracts: every slice;
+a games table: a 10,000-game chunk in one): each column of a row group is compressed in
+one call whose fixed cost outweighs a few thousand small values. The slices and row
+groups depend only on the chunk's game range, so a chunk gives the same bytes wherever
+and however it is played; the games themselves never depend on how a range is cut.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from trixsim.sim import play_batch
 
 log = logging.getLogger("trixsim.run")
 SLICE = 2500
-"""Games per slice (and per row group of a chunk's files)."""
+"""Games per slice."""
+ROW_GROUP = 10_000
+"""Rows gathered (whole slices) before they are written as one row group."""
 _SEATS_CACHE: dict[str, list] = {}
 
 
@@ -54,19 +58,28 @@ class _Writer:
 
     def __init__(self, tables: list[str]) -> None:
         self.encoders = {t: TableEncoder() for t in tables}
+        self.held: dict[str, list[Any]] = {t: [] for t in tables}
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="chunk-writer")
         self.pending: list[Future] = []
 
     def add(self, tables: dict[str, Any]) -> None:
         """Queue one slice's tables (a failure shows at ``finish``)."""
-        self.pending.append(self.pool.submit(self._write, tables))
+        self.pending.append(self.pool.submit(self._write, tables, False))
 
-    def _write(self, tables: dict[str, Any]) -> None:
+    def _write(self, tables: dict[str, Any], last: bool) -> None:
+        import pyarrow as pa
+
         for name, enc in self.encoders.items():
-            enc.add(tables[name])
+            held = self.held[name]
+            if name in tables:
+                held.append(tables[name])
+            if held and (last or sum(t.num_rows for t in held) >= ROW_GROUP):
+                enc.add(held[0] if len(held) == 1 else pa.concat_tables(held))
+                held.clear()
 
     def finish(self) -> dict[str, bytes]:
         """Every file's bytes, once the queued slices are written."""
+        self.pending.append(self.pool.submit(self._write, {}, True))
         for fut in self.pending:
             fut.result()
         return {t: enc.finish() for t, enc in self.encoders.items()}
@@ -153,4 +166,4 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
     return entry
 
 
-__all__ = ["SLICE", "chunk_data", "play_chunk", "rows_text", "seats_of", "slices"]
+__all__ = ["ROW_GROUP", "SLICE", "chunk_data", "play_chunk", "rows_text", "seats_of", "slices"]
