@@ -105,6 +105,10 @@ class _Writer:
             win, lose = self.rules.winners_losers(scores)
             self.sums += np.stack([final.sum(axis=0), (final ** 2).sum(axis=0),
                                    win.sum(axis=0), lose.sum(axis=0)])
+            for used in (outcomes, st):  # their arrays serve the next slices
+                release = getattr(used, "release", None)
+                if release is not None:
+                    release()
             self._write(tables, False)
         finally:
             self.room.release()
