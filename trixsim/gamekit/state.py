@@ -20,7 +20,7 @@ Field = tuple[str, int, int, str]
 """(name, width in columns, initial value, meaning) of one field of a state row."""
 
 
-SPARE = 4
+SPARE = 2
 """Released state arrays a layout keeps for reuse (per process)."""
 
 

@@ -75,8 +75,9 @@ _SCALARS = ("picker", "pick", "contract", "multiplier", "forced", "picker_hand",
 
 
 _SPARE: list[tuple[np.ndarray, np.ndarray]] = []
-"""Row arrays of released logs, for the next log of the same size (at most ``_KEEP``)."""
-_KEEP = 4
+"""Row arrays of released logs, for the next log of the same size (at most ``_KEEP``:
+beside the slice playing and the two a chunk's writer holds, enough)."""
+_KEEP = 2
 _SPARE_LOCK = threading.Lock()
 
 
