@@ -57,18 +57,24 @@ def slices(start: int, stop: int) -> Iterator[tuple[int, int]]:
 
 WAITING = 2
 """Played slices at most waiting for the writer thread (each holds its outcome arrays)."""
-_THREADS: dict[tuple[int, int], ThreadPoolExecutor] = {}
+_THREADS: dict[int, ThreadPoolExecutor] = {}
 
 
-def _writer_thread() -> ThreadPoolExecutor:
-    """The writer thread of the calling thread, started on first use and kept for the
-    process's later chunks (a forked worker starts its own: threads do not survive a
-    fork)."""
-    key = (os.getpid(), threading.get_ident())
-    pool = _THREADS.get(key)
-    if pool is None:
-        pool = _THREADS[key] = ThreadPoolExecutor(1, thread_name_prefix="chunk-writer")
-    return pool
+def _writer_thread() -> tuple[ThreadPoolExecutor, bool]:
+    """A writer thread, and whether the chunk owns it (and stops it when done). A run's
+    worker process keeps one for all its chunks (started on its first; a forked worker
+    starts its own, threads do not survive a fork); elsewhere (one worker, Dask) each
+    chunk starts its own, so that no thread is left running in a process that may fork
+    workers later."""
+    from trixsim import pool as workers
+
+    if workers.in_worker():
+        pool = _THREADS.get(os.getpid())
+        if pool is None:
+            pool = _THREADS[os.getpid()] = ThreadPoolExecutor(
+                1, thread_name_prefix="chunk-writer")
+        return pool, False
+    return ThreadPoolExecutor(1, thread_name_prefix="chunk-writer"), True
 
 
 class _Writer:
@@ -83,7 +89,7 @@ class _Writer:
         self.held: dict[str, list[Any]] = {t: [] for t in names}
         self.rows = dict.fromkeys((t for t in names if t != "games"), 0)
         self.sums = np.zeros((4, rules.n_seats), dtype=np.float64)  # final, final², wins, losses
-        self.pool = _writer_thread()
+        self.pool, self.owned = _writer_thread()
         self.pending: list[Future] = []
         self.room = threading.Semaphore(WAITING)
 
@@ -132,11 +138,13 @@ class _Writer:
         return {t: enc.finish() for t, enc in self.encoders.items()}
 
     def close(self) -> None:
-        """Drop the queued slices not yet started and wait for the one being written (the
-        thread stays for the next chunk)."""
+        """Drop the queued slices not yet started and wait for the one being written (a
+        worker process's thread stays for its next chunk)."""
         for fut in self.pending:
             fut.cancel()
         wait(self.pending)
+        if self.owned:
+            self.pool.shutdown(wait=True)
 
 
 def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,

@@ -69,10 +69,13 @@ class Layout:
 
     def give_back(self, data: np.ndarray) -> None:
         """Keep a batch's array for a later ``rows`` (its owner no longer uses it)."""
+        if data.shape[1] != self.width or not (data.flags.c_contiguous
+                                               and data.flags.writeable):
+            return
         with self._lock:
-            if len(self._spare) < SPARE and data.shape[1] == self.width \
-                    and data.flags.c_contiguous and data.flags.writeable:
-                self._spare.append(data)
+            if len(self._spare) >= SPARE:  # the oldest goes: the latest is warmest in cache
+                self._spare.pop(0)
+            self._spare.append(data)
 
 
 @dataclass(frozen=True)

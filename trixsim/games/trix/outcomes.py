@@ -113,9 +113,12 @@ class OutcomeLog:
         copies)."""
         rows, quads = self._rows, self._quads
         self._rows = self._quads = None  # type: ignore[assignment]
+        if rows is None:
+            return
         with _SPARE_LOCK:
-            if rows is not None and len(_SPARE) < _KEEP:
-                _SPARE.append((rows, quads))
+            if len(_SPARE) >= _KEEP:  # the oldest goes: the latest is warmest in cache
+                _SPARE.pop(0)
+            _SPARE.append((rows, quads))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays the compiled loop fills: dealt hands, open contracts, rows, per-seat
