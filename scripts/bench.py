@@ -291,8 +291,10 @@ def process(games: int, runs: int, seed: int, game: str = "trix",
 
 def codecs(runs: int, seed: int, game: str = "trix", games: int = 10_000) -> None:
     """Writing and reading one chunk's tables (``games`` default-lineup games) with each
-    Parquet codec, and the bytes per game: how ``runfolder.parquet_options`` was chosen.
-    Medians over ``runs`` rounds, the candidates taken in turn within each round."""
+    Parquet codec and encoding, and the bytes per game: how ``runfolder.parquet_options``
+    was chosen. Times are the calling thread's CPU seconds (encoding runs beside the play,
+    so its CPU is what it takes from a run on busy cores), medians over ``runs`` rounds,
+    the candidates taken in turn within each round."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -301,14 +303,22 @@ def codecs(runs: int, seed: int, game: str = "trix", games: int = 10_000) -> Non
     st = play_batch(load_seats("heuristic", game), seed, range(games), observer=log,
                     game=rules)
     tables = log.tables(st, ["heuristic"] * 4)
+    # one row group per table: a chunk's 10,000 games, as a run gathers its slices
 
     def strings(t: pa.Table) -> list[str]:
         return [f.name for f in t.schema if pa.types.is_dictionary(f.type)]
 
+    from trixsim.runfolder import parquet_options
+
     cands: dict[str, Callable[[pa.Table], dict]] = {
         "zstd, dictionary pages for every column": lambda t: {"compression": "zstd"},
-        "zstd, dictionary pages for strings (used)": lambda t: {
+        "zstd, dictionary pages for strings": lambda t: {
             "compression": "zstd", "use_dictionary": strings(t)},
+        "zstd, strings as dictionaries, integers (masks aside) delta-packed, statistics "
+        "for game and lineup (used)": lambda t: parquet_options(t.schema),
+        "the same with every integer column delta-packed": lambda t: {
+            **parquet_options(t.schema), "column_encoding": {
+                f.name: "DELTA_BINARY_PACKED" for f in t.schema if pa.types.is_integer(f.type)}},
         "zstd level 6, dictionary pages for strings": lambda t: {
             "compression": "zstd", "compression_level": 6, "use_dictionary": strings(t)},
         "snappy, dictionary pages for strings": lambda t: {
@@ -323,21 +333,21 @@ def codecs(runs: int, seed: int, game: str = "trix", games: int = 10_000) -> Non
     size: dict[str, int] = {}
     for _ in range(runs):
         for name, opts in cands.items():
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
             blobs = []
             for t in tables.values():
                 sink = pa.BufferOutputStream()
                 pq.write_table(t, sink, **opts(t))
                 blobs.append(sink.getvalue())
-            write[name].append(time.perf_counter() - t0)
+            write[name].append(time.thread_time() - t0)
             size[name] = sum(b.size for b in blobs)
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
             for b in blobs:
-                pq.read_table(pa.BufferReader(b))
-            read[name].append(time.perf_counter() - t0)
+                pq.read_table(pa.BufferReader(b), use_threads=False)
+            read[name].append(time.thread_time() - t0)
     rows = sum(t.num_rows for t in tables.values())
     print(f"| codec ({game}, {games:,} heuristic games, {rows:,} rows, {runs} rounds) "
-          "| write ms | read ms | bytes per game |")
+          "| write ms (CPU) | read ms (CPU) | bytes per game |")
     print("|---|---|---|---|")
     for name in cands:
         print(f"| {name} | {statistics.median(write[name]) * 1e3:.0f} | "

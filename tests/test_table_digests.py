@@ -50,20 +50,40 @@ def test_tables_are_unchanged(tmp_path: Path, game: str, lineup: str) -> None:
     assert table_digests(out) == CASES[(game, lineup)]
 
 
+@pytest.mark.parametrize("row_group,groups", [(1, {4, 1}), (12, {2, 1})])
 @pytest.mark.parametrize("game,lineup", [("trix", "heuristic,random,heuristic-declare,random"),
                                          ("trump7-bid", "heuristic")])
 def test_chunks_played_in_slices_give_the_same_tables(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, lineup: str) -> None:
-    """A chunk cut into slices (one row group each, written while the next slice plays)
-    holds the same rows as one played whole."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, lineup: str,
+        row_group: int, groups: set[int]) -> None:
+    """A chunk cut into slices (written while the next slice plays, gathered into row
+    groups of at least ``ROW_GROUP`` rows) holds the same rows as one played whole."""
     from trixsim import chunks
 
     monkeypatch.setattr(chunks, "SLICE", 7)
+    monkeypatch.setattr(chunks, "ROW_GROUP", row_group)
     out = tmp_path / "run"
     run(RunConfig(game=game, games=60, seed=11, lineups=(lineup,), batch_size=25), out)
-    groups = {pq.ParquetFile(f).metadata.num_row_groups for f in out.glob("games/*.parquet")}
-    assert groups == {4, 1}  # 25 games: 4 slices of 6-7; the last chunk's 10 games: 1
+    found = {pq.ParquetFile(f).metadata.num_row_groups for f in out.glob("games/*.parquet")}
+    # 25 games: 4 slices of 6-7 (gathered in twos when a row group wants 12 rows); the
+    # last chunk's 10 games: 1
+    assert found == groups
     assert table_digests(out) == CASES[(game, lineup)]
+
+
+def test_row_groups_keep_statistics_where_readers_filter(tmp_path: Path) -> None:
+    """Row groups carry min/max statistics for game and lineup (what reports and records
+    filter on), not for the other columns."""
+    out = tmp_path / "run"
+    run(RunConfig(game="trix", games=30, seed=3, lineups=("random",), batch_size=30), out)
+    meta = pq.ParquetFile(next(out.glob("contracts/*.parquet"))).metadata
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    group = meta.row_group(0)
+    with_stats = {n for i, n in enumerate(names)
+                  if group.column(i).statistics is not None
+                  and group.column(i).statistics.has_min_max}
+    assert with_stats == {"game", "lineup"}
+    assert group.column(names.index("game")).statistics.min == 0
 
 
 def test_a_failing_write_stops_the_chunk_and_leaves_no_file(

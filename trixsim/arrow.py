@@ -32,11 +32,14 @@ def _narrow(v: np.ndarray, out: np.ndarray, lo: int, hi: int) -> bool:
 
 def ints(values: np.ndarray, dtype: type[np.integer]) -> pa.Array:
     """An integer column of numpy type ``dtype``; ValueError if a value does not fit.
-    Columns of the outcome rows (int64, often strided) narrow in one compiled pass."""
+    Columns of the outcome rows (int64, often strided) narrow in one compiled pass. The
+    column is always a copy: the arrays it is read from are reused for later batches
+    (``BatchState.release``, ``OutcomeLog.release``) while its table may wait to be
+    written."""
     v = np.asarray(values)
     want = np.dtype(dtype)
     if v.dtype == want:
-        out = np.ascontiguousarray(v)
+        out = np.array(v, order="C", copy=True)
     elif v.dtype == np.int64 and v.ndim == 1:
         info = np.iinfo(want)
         out = np.empty(len(v), dtype=want)

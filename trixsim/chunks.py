@@ -1,21 +1,25 @@
 """Play one chunk of a run and encode its tables, writing while the games are played.
 
 A chunk (consecutive game indices of one lineup) is played in slices of about
-``SLICE`` games. Each slice's outcome tables go to a writer thread that appends them to
-the chunk's Parquet files as one row group each, while the next slice plays (the
-whole-game kernels release the interpreter lock), so encoding costs little beyond the
-last slice. The slices depend only on the chunk's game range, so a chunk gives the same
-bytes wherever and however it is played; the games themselves never depend on how a
-range is cut.
+``SLICE`` games. Each played slice goes to a writer thread that builds its outcome tables
+and appends them to the chunk's Parquet files while the next slice plays (the whole-game
+kernels release the interpreter lock), so on a free core tables and encoding cost little
+beyond the last slice. A table's slices are
+gathered into row groups of at least ``ROW_GROUP`` rows (Trix's contracts: every slice;
+a games table: a 10,000-game chunk in one): each column of a row group is compressed in
+one call whose fixed cost outweighs a few thousand small values. The slices and row
+groups depend only on the chunk's game range, so a chunk gives the same bytes wherever
+and however it is played; the games themselves never depend on how a range is cut.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +33,9 @@ from trixsim.sim import play_batch
 
 log = logging.getLogger("trixsim.run")
 SLICE = 2500
-"""Games per slice (and per row group of a chunk's files)."""
+"""Games per slice."""
+ROW_GROUP = 10_000
+"""Rows gathered (whole slices) before they are written as one row group."""
 _SEATS_CACHE: dict[str, list] = {}
 
 
@@ -49,31 +55,96 @@ def slices(start: int, stop: int) -> Iterator[tuple[int, int]]:
         yield start + n * i // k, start + n * (i + 1) // k
 
 
+WAITING = 2
+"""Played slices at most waiting for the writer thread (each holds its outcome arrays)."""
+_THREADS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _writer_thread() -> tuple[ThreadPoolExecutor, bool]:
+    """A writer thread, and whether the chunk owns it (and stops it when done). A run's
+    worker process keeps one for all its chunks (started on its first; a forked worker
+    starts its own, threads do not survive a fork); elsewhere (one worker, Dask) each
+    chunk starts its own, so that no thread is left running in a process that may fork
+    workers later."""
+    from trixsim import pool as workers
+
+    if workers.in_worker():
+        pool = _THREADS.get(os.getpid())
+        if pool is None:
+            pool = _THREADS[os.getpid()] = ThreadPoolExecutor(
+                1, thread_name_prefix="chunk-writer")
+        return pool, False
+    return ThreadPoolExecutor(1, thread_name_prefix="chunk-writer"), True
+
+
 class _Writer:
-    """Row groups appended to one Parquet file per table, in a thread of their own."""
+    """A chunk's outcome tables built from each played slice and appended to one Parquet
+    file per table, in the writer thread, while the next slice plays; also the chunk's
+    row counts and the sums of its seats' results."""
 
-    def __init__(self, tables: list[str]) -> None:
-        self.encoders = {t: TableEncoder() for t in tables}
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="chunk-writer")
+    def __init__(self, rules: Any, specs: list[str], legacy: bool) -> None:
+        self.rules, self.specs, self.legacy = rules, specs, legacy
+        names = sorted(rules.table_schemas)
+        self.encoders = {t: TableEncoder() for t in names}
+        self.held: dict[str, list[Any]] = {t: [] for t in names}
+        self.rows = dict.fromkeys((t for t in names if t != "games"), 0)
+        self.sums = np.zeros((4, rules.n_seats), dtype=np.float64)  # final, final², wins, losses
+        self.pool, self.owned = _writer_thread()
         self.pending: list[Future] = []
+        self.room = threading.Semaphore(WAITING)
 
-    def add(self, tables: dict[str, Any]) -> None:
-        """Queue one slice's tables (a failure shows at ``finish``)."""
-        self.pending.append(self.pool.submit(self._write, tables))
+    def add(self, outcomes: Any, st: Any) -> None:
+        """Queue one played slice (its outcome log and final state); waits while
+        ``WAITING`` slices are queued. A failure shows at ``finish``."""
+        self.room.acquire()
+        self.pending.append(self.pool.submit(self._slice, outcomes, st))
 
-    def _write(self, tables: dict[str, Any]) -> None:
+    def _slice(self, outcomes: Any, st: Any) -> None:
+        try:
+            tables = outcomes.tables(st, self.specs)
+            if self.legacy:
+                tables = self.rules.legacy_tables(tables)
+            for t in self.rows:
+                self.rows[t] += tables[t].num_rows
+            scores = self.rules.final_scores(st)
+            final = scores.astype(np.float64)
+            win, lose = self.rules.winners_losers(scores)
+            self.sums += np.stack([final.sum(axis=0), (final ** 2).sum(axis=0),
+                                   win.sum(axis=0), lose.sum(axis=0)])
+            for used in (outcomes, st):  # their arrays serve the next slices
+                release = getattr(used, "release", None)
+                if release is not None:
+                    release()
+            self._write(tables, False)
+        finally:
+            self.room.release()
+
+    def _write(self, tables: dict[str, Any], last: bool) -> None:
+        import pyarrow as pa
+
         for name, enc in self.encoders.items():
-            enc.add(tables[name])
+            held = self.held[name]
+            if name in tables:
+                held.append(tables[name])
+            if held and (last or sum(t.num_rows for t in held) >= ROW_GROUP):
+                enc.add(held[0] if len(held) == 1 else pa.concat_tables(held))
+                held.clear()
 
     def finish(self) -> dict[str, bytes]:
         """Every file's bytes, once the queued slices are written."""
+        self.pending.append(self.pool.submit(self._write, {}, True))
         for fut in self.pending:
             fut.result()
         return {t: enc.finish() for t, enc in self.encoders.items()}
 
     def close(self) -> None:
-        """Stop the thread (queued slices not yet started are dropped)."""
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        """Drop the queued slices not yet started and wait for the one being written (a
+        worker process's thread stays for its next chunk)."""
+        for fut in self.pending:
+            fut.cancel()
+        wait(self.pending)
+        if self.owned:
+            self.pool.shutdown(wait=True)
 
 
 def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
@@ -88,28 +159,16 @@ def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
     t0 = time.perf_counter()
     rules = get_game(game)
     seats = seats_of(specs, game)
-    names = sorted(rules.table_schemas)
-    rows = dict.fromkeys((t for t in names if t != "games"), 0)
-    sums = np.zeros((4, rules.n_seats), dtype=np.float64)  # final, final², wins, losses
-    writer = _Writer(names)
+    writer = _Writer(rules, specs, legacy)
     try:
         for a, b in slices(start, stop):
             outcomes = rules.outcomes(b - a, lineup)
-            st = play_batch(seats, seed, range(a, b), observer=outcomes, game=rules)
-            tables = outcomes.tables(st, specs)
-            if legacy:
-                tables = rules.legacy_tables(tables)
-            writer.add(tables)
-            for t in rows:
-                rows[t] += tables[t].num_rows
-            scores = rules.final_scores(st)
-            final = scores.astype(np.float64)
-            win, lose = rules.winners_losers(scores)
-            sums += np.stack([final.sum(axis=0), (final ** 2).sum(axis=0),
-                              win.sum(axis=0), lose.sum(axis=0)])
+            writer.add(outcomes, play_batch(seats, seed, range(a, b), observer=outcomes,
+                                            game=rules))
         data = writer.finish()
     finally:
         writer.close()
+    rows, sums = writer.rows, writer.sums
     seconds = time.perf_counter() - t0
     log.info("lineup %d games %d..%d: %s in %.2f s", lineup, start, stop - 1,
              rows_text(rows, stop - start), seconds)
@@ -153,4 +212,4 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
     return entry
 
 
-__all__ = ["SLICE", "chunk_data", "play_chunk", "rows_text", "seats_of", "slices"]
+__all__ = ["ROW_GROUP", "SLICE", "chunk_data", "play_chunk", "rows_text", "seats_of", "slices"]

@@ -44,6 +44,12 @@ def parent_alive(parent: int) -> bool:
     return os.getppid() == parent
 
 
+def in_worker() -> bool:
+    """Whether this process is a worker started by ``map_unordered`` (or
+    ``local_executor``)."""
+    return _MAIN is not None
+
+
 def main_process_gone() -> bool:
     """In a worker, whether the main process that started it has died (False elsewhere).
     Compared with the pid noted at start-up: once the parent is gone, ``getppid`` names
@@ -278,6 +284,7 @@ def sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
-__all__ = ["Backend", "LocalBackend", "WorkerDied", "default_start_method", "local_executor",
+__all__ = ["Backend", "LocalBackend", "WorkerDied", "default_start_method", "in_worker",
+           "local_executor",
            "main_process_gone", "map_unordered", "no_interrupts", "parent_alive",
            "sigterm_interrupts", "watch_parent"]

@@ -10,6 +10,7 @@ view, both writable) and keeps the batch's chance source beside the rows, never 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -19,10 +20,18 @@ Field = tuple[str, int, int, str]
 """(name, width in columns, initial value, meaning) of one field of a state row."""
 
 
+SPARE = 2
+"""Released state arrays a layout keeps for reuse (per process)."""
+
+
 class Layout:
     """Column offsets of a game's fields: ``col[name]`` the first column, ``width`` the
     row's width, ``initial_row()`` a fresh row, ``rows(game_ids)`` fresh rows with their
-    game ids (the field ``game_id`` is required)."""
+    game ids (the field ``game_id`` is required).
+
+    ``rows`` reuses an array a finished batch gave back (``BatchState.release``) when one of
+    the same size is spare: a run plays slice after slice of one size, and writing into
+    memory already mapped costs a fraction of mapping fresh pages."""
 
     def __init__(self, fields: tuple[Field, ...]) -> None:
         self.fields = fields
@@ -33,6 +42,8 @@ class Layout:
             off += width
         self.width = off
         self._init = np.concatenate([np.full(w, v, dtype=np.int64) for _, w, v, _ in fields])
+        self._spare: list[np.ndarray] = []
+        self._lock = threading.Lock()  # a run's writer thread gives back, its player takes
 
     def initial_row(self) -> np.ndarray:
         """A fresh row (no game id, nothing dealt), e.g. for scalar loops."""
@@ -41,9 +52,30 @@ class Layout:
     def rows(self, game_ids: np.ndarray) -> np.ndarray:
         """Fresh rows for the given games, ``game_id`` set."""
         gid = np.asarray(game_ids, dtype=np.int64)
-        data = np.tile(self._init, (len(gid), 1))
+        data = self._take(len(gid))
+        if data is None:
+            data = np.tile(self._init, (len(gid), 1))
+        else:
+            data[:] = self._init
         data[:, self.col["game_id"]] = gid
         return data
+
+    def _take(self, n: int) -> np.ndarray | None:
+        with self._lock:
+            for k in range(len(self._spare) - 1, -1, -1):  # the latest: warmest in cache
+                if self._spare[k].shape[0] == n:
+                    return self._spare.pop(k)
+        return None
+
+    def give_back(self, data: np.ndarray) -> None:
+        """Keep a batch's array for a later ``rows`` (its owner no longer uses it)."""
+        if data.shape[1] != self.width or not (data.flags.c_contiguous
+                                               and data.flags.writeable):
+            return
+        with self._lock:
+            if len(self._spare) >= SPARE:  # the oldest goes: the latest is warmest in cache
+                self._spare.pop(0)
+            self._spare.append(data)
 
 
 @dataclass(frozen=True)
@@ -95,6 +127,13 @@ class BatchState:
     def run_seed(self) -> int:
         """The seed of the batch's chance source (never in ``data``)."""
         return self.chance.seed
+
+    def release(self) -> None:
+        """Give the rows back to the layout for a later batch of the same size; this state
+        is unusable afterwards (a chunk's writer calls it once the tables are built)."""
+        data, self.data = self.data, None
+        if data is not None:
+            self.layout.give_back(data)
 
     def copy(self) -> Any:
         """A deep copy (the chance source is immutable and shared)."""

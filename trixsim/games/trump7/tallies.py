@@ -50,7 +50,7 @@ _KIND[:LOW_TOP + 1] = LEAD_LOWS
 _KIND[ACE] = LEAD_ACES
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # run in a chunk's writer thread while the next slice plays
 def _tally(S: np.ndarray, honour: np.ndarray, kinds: np.ndarray, out: np.ndarray) -> None:
     """``out[k * 4 + s, g]``: count ``TALLIES[k]`` of seat s in game g (zeros on entry).
     Branch-light: a card's strength in its trick is its rank, plus 16 if of the suit led,
