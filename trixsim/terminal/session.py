@@ -182,6 +182,19 @@ class Session:
         """The final scores and the result (the game must be over)."""
         raise NotImplementedError
 
+    def show_last_trick(self, trick: Any, scope: int, where: str,
+                        line: Callable[[Any], str]) -> None:
+        """Say ``trick`` (a completed trick's event, drawn by ``line``), unless it was
+        looked at ``LOOKS`` times already in ``scope`` (a contract's number, or 0 for the
+        whole game), which ``where`` names ("this contract", "this game")."""
+        looked = self._looks.get(scope, 0)
+        if looked >= LOOKS:
+            self.say(f"You have already looked at the last trick {LOOKS} times in {where}.")
+            return
+        self._looks[scope] = looked + 1
+        self.say(f"Last trick ({trick.trick + 1}): {line(trick)}  →  won by "
+                 f"{self.names(trick.winner)}   [look {looked + 1} of {LOOKS}]")
+
     # -- saving ----------------------------------------------------------------------
 
     def saved(self, seed: int, game_id: int, against: str) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from trixsim.games.trix.types import (
 )
 from trixsim.table import Table
 from trixsim.terminal.names import Style as BaseStyle
-from trixsim.terminal.session import LOOKS, Session
+from trixsim.terminal.session import Session
 from trixsim.terminal.text import read_name, read_typed_card
 
 HELP = """\
@@ -222,16 +222,8 @@ class TrixSession(Session):
         if not tricks:
             self.say("No trick has been completed in this contract yet.")
             return
-        looked = self._looks.get(number, 0)
-        if looked >= LOOKS:
-            self.say(f"You have already looked at the last trick {LOOKS} times in this "
-                     "contract.")
-            return
-        self._looks[number] = looked + 1
-        e = tricks[-1]
-        shown = trick_line(self.style, self.names, e.leader, e.cards)
-        self.say(f"Last trick ({e.trick + 1}): {shown}  →  won by {self.names(e.winner)}   "
-                 f"[look {looked + 1} of {LOOKS}]")
+        self.show_last_trick(tricks[-1], number, "this contract", lambda e: trick_line(
+            self.style, self.names, e.leader, e.cards))
 
     def final_lines(self) -> list[str]:
         """The final totals and the result (the game must be over)."""

@@ -24,7 +24,7 @@ from trixsim.games.trump7.narrator import (
 )
 from trixsim.games.trump7.state import BID, PLAY
 from trixsim.terminal.names import Style
-from trixsim.terminal.session import LOOKS, Session
+from trixsim.terminal.session import Session
 from trixsim.terminal.text import read_typed_card
 
 HELP = """\
@@ -146,15 +146,8 @@ class Trump7Session(Session):
         if not tricks:
             self.say("No trick has been completed yet.")
             return
-        looked = self._looks.get(0, 0)
-        if looked >= LOOKS:
-            self.say(f"You have already looked at the last trick {LOOKS} times in this game.")
-            return
-        self._looks[0] = looked + 1
-        e = tricks[-1]
-        shown = trick_line(self.style, self.names, e.leader, e.cards)
-        self.say(f"Last trick ({e.trick + 1}): {shown}  →  won by {self.names(e.winner)}   "
-                 f"[look {looked + 1} of {LOOKS}]")
+        self.show_last_trick(tricks[-1], 0, "this game", lambda e: trick_line(
+            self.style, self.names, e.leader, e.cards))
 
     def final_lines(self) -> list[str]:
         """The final points and the result (the game must be over)."""
