@@ -73,7 +73,9 @@ def search_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) 
     if bit_count(lg & 0xFFFFFFFF) <= 1:
         return own
     score = np.zeros(MAX_ACTIONS)
-    _scores(s, s[_SEAT], lg, hand, key, int(prm[P_WORLDS]), prm, score)
+    _scores(s, s[_SEAT], lg, hand, key, int(prm[P_WORLDS]), prm, score, 0.0, 0.0,
+            True)  # no pruning; its rollouts are deterministic, so a world drawn again
+    # is not played again (the same scores)
     best = best_action(lg, score)
     return own if score[own] == score[best] else best  # ties: the policy's own choice
 
