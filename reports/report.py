@@ -23,7 +23,7 @@ from trixsim.reports.pairing import (
     read_pairs,
     run_ids,
 )
-from trixsim.reports.stats import moments_ci, wilson
+from trixsim.reports.stats import ci_text, moments_ci, wilson
 from trixsim.reports.tables import RunFolder, RunReadError, game_of_runs, open_run
 
 from trixsim.folders import FolderError, check_new_output, create_folder
@@ -81,16 +81,6 @@ class Doc:
     def html(self) -> str:
         """The document as a standalone HTML page (table of contents, rendered Markdown)."""
         return render(self.title, self.blocks)
-
-
-def _ci(mean: float, lo: float, hi: float, digits: int = 1, pct: bool = False) -> str:
-    if not np.isfinite(mean):
-        return "–"
-    f = 100.0 if pct else 1.0
-    unit = "%" if pct else ""
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{f * mean:.{digits}f}{unit}"
-    return f"{f * mean:.{digits}f}{unit} [{f * lo:.{digits}f}, {f * hi:.{digits}f}]"
 
 
 def select(agg: Aggregates, names: Sequence[str]) -> Aggregates:
@@ -163,9 +153,9 @@ def build(agg: Aggregates, runs: Sequence[RunFolder], images: dict[str, list[str
     for k, name in enumerate(agg.strategies):
         m = agg.final[k].sum(axis=0)
         n = m[0]
-        rows.append([name, f"{int(n):,}", _ci(*moments_ci(m[0], m[1], m[2])),
-                     _ci(*wilson(agg.wins[k].sum(), n), pct=True),
-                     _ci(*wilson(agg.losses[k].sum(), n), pct=True)])
+        rows.append([name, f"{int(n):,}", ci_text(*moments_ci(m[0], m[1], m[2])),
+                     ci_text(*wilson(agg.wins[k].sum(), n), pct=True),
+                     ci_text(*wilson(agg.losses[k].sum(), n), pct=True)])
     doc.table(["strategy", "seat-games", f"mean final {word}", "win rate", "loss rate"], rows)
     _images(doc, images, "overall")
     if aspects is not None:  # the game's own aspects (reports.aspects)

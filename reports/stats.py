@@ -96,6 +96,18 @@ class Moments:
         return Estimate(self.n, self.mean, sd / math.sqrt(self.n))
 
 
+def ci_text(mean: float, lo: float, hi: float, digits: int = 1, pct: bool = False) -> str:
+    """A mean with its interval as a table cell: ``12.3 [10.1, 14.5]`` (``pct``: times 100
+    with a % sign); the mean alone when an end is not finite, ``–`` for no mean."""
+    if not np.isfinite(mean):
+        return "–"
+    f = 100.0 if pct else 1.0
+    unit = "%" if pct else ""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{f * mean:.{digits}f}{unit}"
+    return f"{f * mean:.{digits}f}{unit} [{f * lo:.{digits}f}, {f * hi:.{digits}f}]"
+
+
 def moments_ci(n: np.ndarray, s: np.ndarray, ss: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and 95% interval ends from counts, sums and sums of squares (any shape).

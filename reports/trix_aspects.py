@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 from trixsim.reports.pairing import MATCHED, Paired
-from trixsim.reports.stats import Z95, moments_ci, wilson
+from trixsim.reports.stats import Z95, ci_text, moments_ci, wilson
 from trixsim.reports.tables import RunFolder, batches, decode
 from trixsim.reports.trix_pairing import DECISIONS, TIMINGS, deal_data, pair_deals, read_deals
 from trixsim.reports.trix_sums import DECLARABLE, TRIX, TrixSums, sum_runs
@@ -166,16 +166,6 @@ def counted(sums: TrixSums, games: int) -> str:
     return f"{games:,} games and {sums.contracts:,} contracts"
 
 
-def _ci(mean: float, lo: float, hi: float, pct: bool = False) -> str:
-    if not np.isfinite(mean):
-        return "–"
-    f = 100.0 if pct else 1.0
-    unit = "%" if pct else ""
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{f * mean:.1f}{unit}"
-    return f"{f * mean:.1f}{unit} [{f * lo:.1f}, {f * hi:.1f}]"
-
-
 def _top(counts: np.ndarray) -> str:
     n = counts.sum()
     if not n:
@@ -205,8 +195,8 @@ def section(doc: Any, sums: TrixSums) -> None:
     for k, name in enumerate(sums.strategies):
         row = [name]
         for w in range(len(DECLARABLE)):
-            row.append(_ci(*wilson(sums.declared[k, w], sums.holder[k, w]), pct=True))
-            row.append(_ci(*wilson(sums.kh_lost[k, w, 1], sums.kh_games[k, w, 1]), pct=True))
+            row.append(ci_text(*wilson(sums.declared[k, w], sums.holder[k, w]), pct=True))
+            row.append(ci_text(*wilson(sums.kh_lost[k, w, 1], sums.kh_games[k, w, 1]), pct=True))
         rows.append(row)
     doc.table(["strategy", "declares in ray", "declarer loses K♥ (ray)",
                "declares in general", "declarer loses K♥ (general)"], rows)
@@ -223,8 +213,8 @@ def section(doc: Any, sums: TrixSums) -> None:
         res = sums.trix_by_pick[k].sum(axis=0)
         s = -100 * res[0] - 50 * res[1]
         ss = 10_000 * res[0] + 2_500 * res[1]
-        rows.append([name, f"{mean_pick:.2f}", _ci(*wilson(sums.trix_forced[k], n), pct=True),
-                     _ci(*moments_ci(res.sum(), s, ss))])
+        rows.append([name, f"{mean_pick:.2f}", ci_text(*wilson(sums.trix_forced[k], n), pct=True),
+                     ci_text(*moments_ci(res.sum(), s, ss))])
     doc.table(["strategy", "mean pick number of trix", "trix forced", "picker's mean trix points"],
               rows)
     _images(doc, images, "trix_timing")
@@ -232,7 +222,7 @@ def section(doc: Any, sums: TrixSums) -> None:
     rows = []
     for k, name in enumerate(sums.strategies):
         m = sums.picker_points[k].sum(axis=1)  # [contract, moment]
-        rows.append([name] + [_ci(*moments_ci(*m[c])) for c in range(len(CONTRACT_NAMES))])
+        rows.append([name] + [ci_text(*moments_ci(*m[c])) for c in range(len(CONTRACT_NAMES))])
     doc.p("Picker's mean points by contract (multipliers included):")
     doc.table(["strategy", *CONTRACT_NAMES], rows)
     _images(doc, images, "points_distribution")
