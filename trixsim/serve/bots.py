@@ -66,20 +66,22 @@ class BotList:
         """The levels the bot picker offers, weakest first: name, spec and one line."""
         return [{"name": lv.name, "spec": lv.spec, "about": lv.about} for lv in self.levels]
 
+    def _level(self, text: Spec) -> Level | None:
+        """The level ``text`` names (exactly), unless the operator allowed that text as a
+        spec of its own."""
+        if text in self.allowed:
+            return None
+        return next((lv for lv in self.levels if lv.name == text), None)
+
     def resolve(self, spec: Spec) -> Spec:
         """The spec ``spec`` plays: a level's bundled spec, else ``spec`` itself."""
-        text = spec.strip()
-        if text in self.allowed:
-            return text
-        return next((lv.spec for lv in self.levels if lv.name == text), text)
+        level = self._level(spec.strip())
+        return spec.strip() if level is None else level.spec
 
     def label(self, spec: Spec) -> str:
         """How a seated bot is shown: a level with the spec it plays, else the spec."""
-        text = spec.strip()
-        for lv in self.levels:
-            if lv.name == text and text not in self.allowed:
-                return f"{lv.name} ({lv.spec})"
-        return text
+        level = self._level(spec.strip())
+        return spec.strip() if level is None else f"{level.name} ({level.spec})"
 
     def refusal(self) -> str:
         """The one refusal message (the same for every refused spec)."""

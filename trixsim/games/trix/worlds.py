@@ -84,8 +84,8 @@ def sample_hands(s: np.ndarray, seat: int, hand: int, seed: int, out: np.ndarray
     """Deal the cards ``seat`` cannot see to the other three seats into ``out`` (four
     hand masks; ``out[seat] = hand``), consistently with the public state ``s``: Trix's
     constraints (each seat's cards left, its shown voids and the cards its trix passes
-    rule out, a declared K♥ still out with its declarer) handed to the generic
-    ``trixsim.search.deal.deal_hidden``, the other seats in seat order as its holders.
+    rule out, a declared K♥ still out with its declarer) handed to the generic dealer
+    (``trixsim.search.deal.deal_into``), the other seats in seat order as its holders.
     Returns False if 64 attempts all dead-ended (then the last deal ignores those
     constraints)."""
     return sample_hands_into(s, seat, hand, seed, out, np.empty(WORK, dtype=np.int64))
