@@ -61,15 +61,17 @@ from trixsim.strategy_specs import (
 )
 
 
-def build(cls: type[Strategy], values: dict[str, Any], who: str) -> Strategy:
-    """An instance of ``cls`` with checked parameters; ``who`` names it in errors."""
+def build(cls: type[Strategy], values: dict[str, Any], who: str,
+          game: str | None = None) -> Strategy:
+    """An instance of ``cls`` with checked parameters, to play ``game`` (None: any); ``who``
+    names it in errors."""
     checked = convert_params(cls, values, who)
     try:
         strategy = cls(**checked)
     except Exception as exc:
         raise StrategyLoadError(f"strategy {who!r} could not be built: "
                                 f"{type(exc).__name__}: {exc}") from None
-    _check_methods(strategy, f"strategy {who!r}")
+    _check_methods(strategy, f"strategy {who!r}", game)
     return strategy
 
 
@@ -96,7 +98,7 @@ def load_strategy(spec: str, game: str | None = None) -> Strategy:
                                     f"{named!r}, not {target!r}")
     assert target is not None
     values = {**values, **parsed.params}
-    strategy = build(find_class(target, game), values, target)
+    strategy = build(find_class(target, game), values, target, game)
     strategy.spec = spec.strip()  # type: ignore[attr-defined]
     return strategy
 
@@ -111,7 +113,7 @@ def _load_with_data_file(spec: str, parsed: Spec, game: str | None) -> Strategy:
     if not getattr(cls, "takes_data_file", False):
         raise StrategyLoadError(f"strategy {parsed.target!r} takes no data file "
                                 f"({parsed.toml!r}); only a .toml parameter file")
-    strategy = build(cls, dict(parsed.params), parsed.target)
+    strategy = build(cls, dict(parsed.params), parsed.target, game)
     try:
         strategy = strategy.with_data_file(_COPIES.get(parsed.toml, parsed.toml))  # type: ignore[attr-defined]
     except ValueError as exc:

@@ -167,7 +167,7 @@ def check_class(obj: object, where: str, game: str | None = None) -> type[Strate
             f"{where} is not a Strategy subclass ({what}); a one-game bot must be wrapped "
             "with trixsim.games.trix.adapter.adapt or subclass "
             "trixsim.games.trix.adapter.PerGameStrategy")
-    for method in _decision_methods():
+    for method in _decision_methods(game):
         if method in vars(obj) or hasattr(Strategy, method):
             if not callable(getattr(obj, method, None)):
                 raise StrategyLoadError(f"{where}: method {method!r} is not callable")
@@ -200,10 +200,13 @@ def _all_fields() -> set[str]:
     return out
 
 
-def _decision_methods() -> set[str]:
-    """The strategy method names of every registered game's decisions."""
+def _decision_methods(game: str | None = None) -> set[str]:
+    """The strategy method names of ``game``'s decisions (None: of every registered game's;
+    loading every game costs each one's kernels, so a caller that knows its game says it)."""
     from trixsim.games import game_names, get_game
 
+    if game is not None:
+        return {d.method for d in get_game(game).decisions}
     out: set[str] = set()
     for name in game_names():
         try:
@@ -226,9 +229,11 @@ def check_game(cls: type[Strategy], where: str, game: str) -> None:
         raise StrategyLoadError(f"{where} plays {cls.game}, not {game} (strategies of "
                                 f"{game}: trixsim strategies --game {game})")
     own = {d.method for d in rules.decisions}
-    foreign = sorted(m for m in _decision_methods() - own
-                     if any(m in vars(c) for c in cls.__mro__ if c is not Strategy
-                            and c is not object))
+    # an untagged class defining another game's decision method is that game's bot (the
+    # other games are loaded only when the class defines a method ``game`` does not ask)
+    defined = {m for c in cls.__mro__ if c is not Strategy and c is not object
+               for m, v in vars(c).items() if callable(v) and not m.startswith("_")} - own
+    foreign = sorted(defined & _decision_methods()) if cls.game is None and defined else []
     if foreign:
         raise StrategyLoadError(
             f"{where} answers decision(s) {', '.join(foreign)}, which {game} does not have "
@@ -242,9 +247,10 @@ def check_game(cls: type[Strategy], where: str, game: str) -> None:
                                     f"{', '.join(fields)})")
 
 
-def _check_methods(strategy: Strategy, where: str) -> None:
-    """Each decision method must accept exactly one observation."""
-    for method in sorted(_decision_methods()):
+def _check_methods(strategy: Strategy, where: str, game: str | None = None) -> None:
+    """Each decision method (of ``game``; None: of any game) must accept exactly one
+    observation."""
+    for method in sorted(_decision_methods(game)):
         fn = getattr(strategy, method, None)
         if fn is None:
             continue
@@ -324,11 +330,33 @@ def _attr(module: ModuleType, attr: str, where: str,
     return check_class(own[0], where, game)
 
 
+def _indexed(name: str, game: str) -> type[Strategy] | None:
+    """The bundled strategy ``name`` of ``game`` (its own before a game-neutral one) found
+    through the package's index, importing its module alone; None when the index does not
+    list it or its module fails to import (the full scan then says why)."""
+    from trixsim.strategies import INDEX
+
+    for key in ((game, name), (None, name)):
+        if key in INDEX:
+            module, _, cls_name = INDEX[key].partition(":")
+            try:
+                cls = getattr(importlib.import_module(f"{BUNDLED_PACKAGE}.{module}"), cls_name)
+            except Exception:
+                return None
+            ok = isinstance(cls, type) and issubclass(cls, Strategy) and cls.name == name
+            return cls if ok and cls.game == key[0] else None
+    return None
+
+
 def find_class(target: str, game: str | None = None) -> type[Strategy]:
     """The class a name, file path (``x.py[:Class]``) or import path (``pkg.mod:Class``)
     names, checked to play ``game`` (None: not checked; a name two games share is then
     refused as ambiguous)."""
     target = target.strip()
+    if game is not None:
+        cls = _indexed(target, game)
+        if cls is not None:
+            return check_class(cls, f"strategy {target!r}", game)
     path, colon, attr = target.rpartition(":")
     if not colon or "/" in attr or "\\" in attr:
         path, attr = target, ""
