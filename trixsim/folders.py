@@ -39,8 +39,8 @@ LOCK = ".trixsim-lock"
 
 # What each kind of folder may hold (top-level names, then the names inside subfolders).
 _COMMON = (MARKER, LOCK, ".run.json.tmp*", f".{MARKER}.tmp-*")
-_RUN = (*_COMMON, "run.json", "run.log", "contracts", "games", "compare.json", "report.md",
-        "report")
+_RUN = (*_COMMON, "run.json", "chunks.jsonl", "run.log", "contracts", "games", "compare.json",
+        "report.md", "report")
 CONTENTS: dict[str, tuple[str, ...]] = {
     "run": _RUN,
     "compare": _RUN,

@@ -245,11 +245,27 @@ def place_chunk(out: Path | str, chunk: Chunk) -> Chunk:
     return chunk
 
 
+JOURNAL = "chunks.jsonl"
+"""Chunks listed since run.json was last written, one JSON line each, appended and synced
+as each chunk is placed; ``write_run_json`` folds them into run.json and removes it. Each
+listing costs one short line instead of a rewrite of every chunk listed so far (a
+100,000,000-game run lists 10,000 chunks), and a main process killed outright still leaves
+every placed chunk listed."""
+
+
 def list_chunk(out: Path | str, meta: RunMeta, chunk: Chunk) -> None:
-    """List a placed chunk in run.json (chunks kept in (lineup, game) order)."""
+    """List a placed chunk (in ``meta``, chunks kept in (lineup, game) order, and on disk
+    in the folder's journal, synced before this returns)."""
     meta["chunks"].append(chunk)
     meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
-    write_run_json(out, meta)
+    line = (json.dumps(chunk, separators=(",", ":")) + "\n").encode()
+    fd = os.open(Path(out) / JOURNAL, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW,
+                 0o666)
+    try:
+        os.write(fd, line)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def digest(path: Path) -> str:
@@ -265,6 +281,36 @@ def write_run_json(out: Path | str, meta: RunMeta) -> None:
     """Write run.json atomically: a temporary file of this process, synced, then renamed;
     on failure the old run.json stays and the temporary file is removed."""
     write_atomic(Path(out) / "run.json", json.dumps(meta, indent=1) + "\n")
+    (Path(out) / JOURNAL).unlink(missing_ok=True)  # run.json lists all its lines now
+
+
+def _journal(path: Path, meta: RunMeta) -> None:
+    """Add the chunks of the folder's journal that run.json does not list to ``meta``. A
+    last line cut short (the process was killed while appending it) is not a listing:
+    its chunk is played again. A journal entry contradicting run.json is an error."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RunFolderError(f"{path}: unreadable ({str(exc)[:120]})") from None
+    lines = text.split("\n")
+    listed = {(c.get("lineup"), c.get("start")): c for c in meta["chunks"]
+              if isinstance(c, dict)}
+    for number, line in enumerate(lines[:-1], 1):  # the last piece has no newline yet
+        try:
+            chunk = json.loads(line)
+            key = (chunk["lineup"], chunk["start"])
+        except (ValueError, TypeError, KeyError, RecursionError):
+            raise RunFolderError(f"{path}: line {number} is not a chunk entry") from None
+        if key in listed:
+            if listed[key] != chunk:
+                raise RunFolderError(f"{path}: line {number} contradicts run.json's entry "
+                                     f"for lineup {key[0]} game {key[1]}")
+            continue
+        listed[key] = chunk
+        meta["chunks"].append(chunk)
+    meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
 
 
 def read_run(out: Path | str) -> RunMeta:
@@ -287,6 +333,13 @@ def read_run(out: Path | str) -> RunMeta:
         raise RunFolderError(f"{path}: missing 'game'")
     tables = tables_of(meta)
     for chunk in meta["chunks"]:
+        _check_entry(path, chunk, tables)
+    if (Path(out) / JOURNAL).is_symlink():
+        raise RunFolderError(f"{Path(out) / JOURNAL} is a link: not reading or writing "
+                             "outside the run folder")
+    before = len(meta["chunks"])
+    _journal(Path(out) / JOURNAL, meta)
+    for chunk in meta["chunks"][before:]:
         _check_entry(path, chunk, tables)
     return meta
 
@@ -396,7 +449,7 @@ def remove_temp_files(out: Path, tables: tuple[str, ...] = TABLES) -> None:
 __all__ = ["FORMAT", "FORMATS", "LEGACY_GAME", "TABLES", "Chunk", "chunk_tables", "game_name",
            "game_of", "tables_of", "CompareSettings", "Damage", "RunFolderError",
            "RunMeta", "chunk_file", "chunk_name", "compare_settings", "damaged_chunks",
-           "data_digest", "digest", "encode_table", "list_chunk", "new_meta",
+           "JOURNAL", "data_digest", "digest", "encode_table", "list_chunk", "new_meta",
            "parquet_options", "place_chunk", "STATISTICS", "read_run", "TableEncoder",
            "remove_temp_files",
            "temp_file", "unlisted_files", "verify_chunk",

@@ -9,9 +9,10 @@ order gives the rows in (lineup, game, contract) order; a worker on another mach
 Dask cluster, see ``trixsim.backend``) sends the files' bytes back and the main process
 writes them. A chunk is a pure function of (seed, lineup, game range), so the tables are
 the same row for row whatever the worker count, chunk size, start method or backend.
-``run.json`` lists the plan and every finished chunk, rewritten atomically as each chunk
-is placed (``LIST_EVERY``), so an interrupted run, even a killed one, keeps what it finished
-listed and ``resume`` completes the rest.
+``run.json`` lists the plan and every finished chunk; each chunk is listed as it is placed
+(a line appended to the folder's journal, folded into run.json when the run stops: see
+``trixsim.runfolder.JOURNAL``), so an interrupted run, even a killed one, keeps what it
+finished listed and ``resume`` completes the rest.
 """
 
 from __future__ import annotations
@@ -107,11 +108,6 @@ def expand_lineups(lineups: Sequence[str], rotate: bool) -> list[list[str]]:
     return out
 
 
-LIST_EVERY = 0.0
-"""Seconds between rewrites of run.json while chunks finish. 0: every placed chunk is listed
-at once, so a main process killed outright leaves no chunk file in place that run.json does
-not list (tests/test_safety.py); a larger value saves rewrites (about 1.4 s over the 100
-chunks of a 1M-game trump7 run) but breaks that promise."""
 _MIN_CHUNK = 2000
 """Smaller chunks are split no further for balance: a batch pays a fixed cost per step."""
 
@@ -205,8 +201,6 @@ class RunWriter:
         self.lineups = [split_specs(line) for line in meta["lineups"]]
         self.summary = RunSummary(game=self.game)
         self.repaired: list[Damage] = []
-        self._placed: list[Chunk] = []  # placed, to be listed with the next write
-        self._listed_at = -math.inf
         for c in meta["chunks"]:
             self.summary.add(c, self.lineups[c["lineup"]])
 
@@ -349,23 +343,11 @@ class RunWriter:
                      rows_text(rows, chunk["stop"] - chunk["start"]), chunk["seconds"])
         placed = place_chunk(self.out, chunk)
         cut("chunk placed")
-        self._placed.append(placed)
-        if time.monotonic() - self._listed_at >= LIST_EVERY:
-            self._list_placed()
+        list_chunk(self.out, self.meta, placed)
+        cut("chunk listed")
         self.summary.add(chunk, self.lineups[chunk["lineup"]])
         if progress:
             progress(chunk["stop"] - chunk["start"])
-
-    def _list_placed(self) -> None:
-        """List the chunks placed since run.json was last written, in one write."""
-        if not self._placed:
-            return
-        for placed in self._placed[:-1]:
-            self.meta["chunks"].append(placed)
-        list_chunk(self.out, self.meta, self._placed[-1])
-        self._placed.clear()
-        self._listed_at = time.monotonic()
-        cut("chunk listed")
 
     def _play(self, todo: list[tuple[int, int, int]], backend: Backend,
               progress: Callable[[int], None] | None) -> None:
@@ -388,9 +370,6 @@ class RunWriter:
         except WorkerDied:
             raise RunError("a worker process died (out of memory or killed); the finished "
                            "chunks are kept: complete the run with --resume") from None
-        finally:
-            with no_interrupts():
-                self._list_placed()
 
 
 def run(cfg: RunConfig, out_dir: Path | str, force: bool = False,
