@@ -257,3 +257,24 @@ def test_strategies_command_unknown_is_a_usage_error() -> None:
 
 def test_loaded_class_is_a_strategy() -> None:
     assert issubclass(type(load_strategy(BOT, "trix")), Strategy)
+
+
+def test_the_index_of_bundled_strategies_is_what_the_package_scan_finds() -> None:
+    from trixsim.strategies import INDEX
+
+    scanned = {key: info.target.removeprefix(strategy_find.BUNDLED_PACKAGE + ".")
+               for key, info in strategy_find._all_bundled()[0].items()}
+    assert INDEX == scanned
+
+
+def test_a_trump7_seat_loads_without_trixs_modules() -> None:
+    # loading every bundled module (and every game) cost each one's kernels at start
+    code = ("import sys; from trixsim.loading import load_seats; "
+            "load_seats('random,heuristic,pimc,random', 'trump7'); "
+            "print(sorted(m for m in sys.modules if m.startswith('trixsim.games.trix')"
+            " or m.startswith('trixsim.strategies.heuristic')))")
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
