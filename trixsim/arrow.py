@@ -52,6 +52,18 @@ def ints(values: np.ndarray, dtype: type[np.integer]) -> pa.Array:
     return pa.Array.from_buffers(_TYPES[out.dtype], len(out), [None, pa.py_buffer(out)])
 
 
+def owned_ints(values: np.ndarray) -> pa.Array:
+    """An integer column over ``values``' own memory, not copied: for an array made for
+    this column alone (contiguous, of a column type) that nothing writes after."""
+    v = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(_TYPES[v.dtype], len(v), [None, pa.py_buffer(v)])
+
+
+def constant(value: int, n: int) -> pa.Array:
+    """An int8 column of ``n`` times ``value`` (a lineup, a strategy's dictionary code)."""
+    return owned_ints(np.full(n, value, dtype=np.int8))
+
+
 def bools(values: np.ndarray) -> pa.Array:
     """A boolean column (bit-packed, least significant bit first)."""
     v = np.asarray(values, dtype=bool)
@@ -68,9 +80,11 @@ def strings(words: Sequence[str]) -> pa.Array:
                                  [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(enc))])
 
 
-def dictionary(codes: np.ndarray, words: Sequence[str]) -> pa.DictionaryArray:
-    """A dictionary-encoded string column: int8 ``codes`` into ``words``."""
-    return pa.DictionaryArray.from_arrays(ints(codes, np.int8), strings(words))
+def dictionary(codes: np.ndarray | pa.Array, words: Sequence[str]) -> pa.DictionaryArray:
+    """A dictionary-encoded string column: int8 ``codes`` (or an int8 column) into
+    ``words``."""
+    indices = codes if isinstance(codes, pa.Array) else ints(codes, np.int8)
+    return pa.DictionaryArray.from_arrays(indices, strings(words))
 
 
-__all__ = ["bools", "dictionary", "ints", "strings"]
+__all__ = ["bools", "constant", "dictionary", "ints", "owned_ints", "strings"]

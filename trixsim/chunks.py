@@ -4,7 +4,9 @@ A chunk (consecutive game indices of one lineup) is played in slices of about
 ``SLICE`` games. Each played slice goes to a writer thread that builds its outcome tables
 and appends them to the chunk's Parquet files while the next slice plays (the whole-game
 kernels release the interpreter lock), so on a free core tables and encoding cost little
-beyond the last slice. A table's slices are
+beyond the last slice; where every core plays (as many workers as cores), the playing
+thread writes each slice itself, since a writer thread would only take CPU from play
+(about 7% more CPU a game by contention, trump7 random play). A table's slices are
 gathered into row groups of at least ``ROW_GROUP`` rows (Trix's contracts: every slice;
 a games table: a 10,000-game chunk in one): each column of a row group is compressed in
 one call whose fixed cost outweighs a few thousand small values. The slices and row
@@ -60,14 +62,17 @@ WAITING = 2
 _THREADS: dict[int, ThreadPoolExecutor] = {}
 
 
-def _writer_thread() -> tuple[ThreadPoolExecutor, bool]:
-    """A writer thread, and whether the chunk owns it (and stops it when done). A run's
+def _writer_thread() -> tuple[ThreadPoolExecutor | None, bool]:
+    """A writer thread (None: the slices are written in the playing thread, where no core
+    is spare for it), and whether the chunk owns it (and stops it when done). A run's
     worker process keeps one for all its chunks (started on its first; a forked worker
     starts its own, threads do not survive a fork); elsewhere (one worker, Dask) each
     chunk starts its own, so that no thread is left running in a process that may fork
     workers later."""
     from trixsim import pool as workers
 
+    if not workers.spare_core():
+        return None, False
     if workers.in_worker():
         pool = _THREADS.get(os.getpid())
         if pool is None:
@@ -97,7 +102,10 @@ class _Writer:
         """Queue one played slice (its outcome log and final state); waits while
         ``WAITING`` slices are queued. A failure shows at ``finish``."""
         self.room.acquire()
-        self.pending.append(self.pool.submit(self._slice, outcomes, st))
+        if self.pool is None:
+            self._slice(outcomes, st)
+        else:
+            self.pending.append(self.pool.submit(self._slice, outcomes, st))
 
     def _slice(self, outcomes: Any, st: Any) -> None:
         try:
@@ -132,7 +140,10 @@ class _Writer:
 
     def finish(self) -> dict[str, bytes]:
         """Every file's bytes, once the queued slices are written."""
-        self.pending.append(self.pool.submit(self._write, {}, True))
+        if self.pool is None:
+            self._write({}, True)
+        else:
+            self.pending.append(self.pool.submit(self._write, {}, True))
         for fut in self.pending:
             fut.result()
         return {t: enc.finish() for t, enc in self.encoders.items()}
@@ -143,7 +154,7 @@ class _Writer:
         for fut in self.pending:
             fut.cancel()
         wait(self.pending)
-        if self.owned:
+        if self.owned and self.pool is not None:
             self.pool.shutdown(wait=True)
 
 

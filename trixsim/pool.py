@@ -37,6 +37,8 @@ class WorkerDied(RuntimeError):
 
 _MAIN: int | None = None
 """In a worker: the main process that started it (set once, when the worker starts)."""
+_SIBLINGS = 0
+"""In a worker: how many worker processes its pool has (itself included)."""
 
 
 def parent_alive(parent: int) -> bool:
@@ -48,6 +50,24 @@ def in_worker() -> bool:
     """Whether this process is a worker started by ``map_unordered`` (or
     ``local_executor``)."""
     return _MAIN is not None
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def spare_core() -> bool:
+    """Whether a helper thread of this process (a chunk's writer) would find a core that
+    no other worker of the run keeps busy: in a worker, when its pool has fewer workers
+    than there are cores; elsewhere (one worker: the main process plays), when there are
+    two cores or more. Where every core plays, a helper thread only takes CPU from play
+    and slows it down by contention."""
+    busy = _SIBLINGS if _MAIN is not None else 1
+    return busy < cores()
 
 
 def main_process_gone() -> bool:
@@ -78,12 +98,13 @@ def watch_parent(parent: int, interval: float = 0.2) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _init_worker(parent: int, init: Callable[..., None] | None, args: Sequence[Any]) -> None:
+def _init_worker(parent: int, init: Callable[..., None] | None, args: Sequence[Any],
+                 workers: int = 1) -> None:
     """Leave Ctrl-C to the main process, die with it, then the caller's initialiser."""
-    global _MAIN
+    global _MAIN, _SIBLINGS
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _MAIN = parent
+    _MAIN, _SIBLINGS = parent, workers
     watch_parent(parent)
     if init is not None:
         init(*args)
@@ -101,7 +122,7 @@ def map_unordered(fn: Callable[..., Any], jobs: Sequence[Job], workers: int,
     """
     ctx = mp.get_context(start_method)
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                               initargs=(os.getpid(), init, tuple(init_args)))
+                               initargs=(os.getpid(), init, tuple(init_args), workers))
     queue = list(jobs)
     pending: set[Future] = set()
     try:
@@ -215,7 +236,7 @@ def local_executor(workers: int, start_method: str | None = None
         return
     ctx = mp.get_context(start_method or default_start_method())
     ex = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                             initargs=(os.getpid(), None, ()))
+                             initargs=(os.getpid(), None, (), workers))
     try:
         yield ex
     except BaseException:

@@ -2,10 +2,10 @@
 
 The first run after installing compiles the rules, the whole-game loop and the bundled
 strategies' policies (about 20 seconds); later runs load them from the on-disk cache in
-a fraction of a second. ``warm_up`` plays one game of the lineup in the main process, so
-forked workers inherit the loaded kernels and spawned ones find them cached, and when the
-cache was cold it reports the compilation through ``notice`` with a ticking line instead
-of a progress bar frozen at zero.
+a fraction of a second. ``warm_up`` plays one game of the lineup in the main process and
+builds its outcome tables, so forked workers inherit the loaded kernels and spawned ones
+find them cached, and when the cache was cold it reports the compilation through
+``notice`` with a ticking line instead of a progress bar frozen at zero.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ def warm_up(specs: Sequence[str], seed: int, game: str, notice: Notice | None = 
     try:
         seats = load_seats(",".join(specs), game)
         rules = get_game(game)
-        play_batch(seats, seed, [0], observer=rules.outcomes(1), game=rules)
+        log = rules.outcomes(1)
+        log.tables(play_batch(seats, seed, [0], observer=log, game=rules), list(specs))
         _WARM.add((game, *specs))
     finally:
         stop.set()

@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
-from trixsim.arrow import bools, dictionary, ints
+from trixsim.arrow import bools, constant, dictionary, ints
 from trixsim.games.trix import cards, rules
 from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
@@ -211,7 +211,7 @@ def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
     i8 = np.int8
     arrays: dict[str, pa.Array] = {
         "game": ints(cols["game"], np.int64),
-        "lineup": ints(np.full(n, lineup), i8),
+        "lineup": constant(lineup, n),
         "number": ints(cols["number"], i8),
         "picker": ints(cols["picker"], i8),
         "pick": ints(cols["pick"], i8),
@@ -243,10 +243,11 @@ def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
     low, high = winners_losers(final)
     arrays: dict[str, pa.Array] = {
         "game": ints(st.game_id, np.int64),
-        "lineup": ints(np.full(n, lineup), np.int8),
+        "lineup": constant(lineup, n),
     }
+    code = constant(0, n)
     for s in range(4):
-        arrays[f"strategy_{s}"] = dictionary(np.zeros(n), [specs[s]])
+        arrays[f"strategy_{s}"] = dictionary(code, [specs[s]])
     arrays["first_picker"] = ints(st.first_picker, np.int8)
     arrays["contracts"] = ints(st.contract_no, np.int8)
     for s in range(4):

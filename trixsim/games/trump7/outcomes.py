@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from trixsim.arrow import bools, dictionary, ints
+from trixsim.arrow import bools, constant, dictionary, ints, owned_ints
 from trixsim.games.trump7.cards import ACE, JACK, N_RANKS, QUEEN, SUIT_WORDS
 from trixsim.games.trump7.rules import score, winners_losers
 from trixsim.games.trump7.state import DONE, GameState
@@ -74,9 +74,10 @@ def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
     win, lose = winners_losers(st.points)
     i8 = np.int8
     arrays: dict[str, pa.Array] = {"game": ints(st.game_id, np.int64),
-                                   "lineup": ints(np.full(n, lineup), i8)}
+                                   "lineup": constant(lineup, n)}
+    code = constant(0, n)
     for s in range(4):
-        arrays[f"strategy_{s}"] = dictionary(np.zeros(n), [specs[s]])
+        arrays[f"strategy_{s}"] = dictionary(code, [specs[s]])
     arrays["dealer"] = ints(st.dealer, i8)
     arrays["trump"] = dictionary(st.trump, list(SUIT_WORDS))
     arrays["turned"] = ints(st.turned, i8)
@@ -86,10 +87,10 @@ def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
                            ("winner", win, None), ("loser", lose, None)):
         for s in range(4):
             arrays[f"{name}_{s}"] = bools(col[:, s]) if typ is None else ints(col[:, s], typ)
-    counts = tally(st)
+    counts = tally(st)  # a new array, one row per column
     for k, name in enumerate(TALLIES):
         for s in range(4):
-            arrays[f"{name}_{s}"] = ints(counts[4 * k + s], i8)
+            arrays[f"{name}_{s}"] = owned_ints(counts[4 * k + s])
     return pa.table(arrays)
 
 
