@@ -11,8 +11,14 @@ The command listing of ``trixsim --help`` is built from the COMMANDS table inste
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib
+import os
+import sys
+import threading
 from gettext import gettext
+from typing import NoReturn
 
 import click
 
@@ -115,5 +121,32 @@ def cli(ctx: click.Context) -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    cli(obj={})
+    """Console-script entry point. Once the command has finished (its files closed, its
+    exit handlers run, no other thread left), the process ends without the interpreter's
+    teardown of every module, which with the compiled kernels loaded took 0.16 s: 5% of a
+    1,000,000-game trump7 run."""
+    try:
+        cli(obj={})
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    end_process(code)
+
+
+def end_process(code: object) -> NoReturn:
+    """Exit with ``code`` (as ``sys.exit`` reads it) after the exit handlers and a flush of
+    the standard streams, skipping the interpreter's teardown; where a thread besides this
+    one is still running, exit the usual way, which waits for it."""
+    if any(t is not threading.current_thread() and not t.daemon
+           for t in threading.enumerate()):
+        sys.exit(code)  # type: ignore[arg-type]
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe: nothing left to tell
+            stream.flush()
+    os._exit(code)
