@@ -116,7 +116,8 @@ class _Group(click.Group):
 @click.version_option(__version__, prog_name="trixsim")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
-    """Simulate Trix (32-card variant) bot against bot, record games, compare strategies."""
+    """Simulate card games bot against bot (Trix by default; trump7 and any registered game
+    with --game), record games, compare and tune strategies, play at a table."""
     ctx.ensure_object(dict)
 
 
