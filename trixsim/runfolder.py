@@ -13,6 +13,7 @@ that encodes and places chunk files, so a chunk is the same bytes wherever it wa
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -256,8 +257,7 @@ every placed chunk listed."""
 def list_chunk(out: Path | str, meta: RunMeta, chunk: Chunk) -> None:
     """List a placed chunk (in ``meta``, chunks kept in (lineup, game) order, and on disk
     in the folder's journal, synced before this returns)."""
-    meta["chunks"].append(chunk)
-    meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
+    bisect.insort(meta["chunks"], chunk, key=_chunk_order)  # not a sort of every chunk
     line = (json.dumps(chunk, separators=(",", ":")) + "\n").encode()
     fd = os.open(Path(out) / JOURNAL, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW,
                  0o666)
@@ -310,7 +310,12 @@ def _journal(path: Path, meta: RunMeta) -> None:
             continue
         listed[key] = chunk
         meta["chunks"].append(chunk)
-    meta["chunks"].sort(key=lambda c: (c["lineup"], c["start"]))
+    meta["chunks"].sort(key=_chunk_order)
+
+
+def _chunk_order(chunk: Chunk) -> tuple[int, int]:
+    """Chunks are listed in (lineup, first game) order."""
+    return chunk["lineup"], chunk["start"]
 
 
 def read_run(out: Path | str) -> RunMeta:
