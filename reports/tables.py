@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from trixsim.folders import holder
 from trixsim.runfolder import (
+    RunDataError,
     RunFolderError,
     damaged_chunks,
     game_of,
@@ -100,6 +101,8 @@ def open_run(path: Path | str) -> RunFolder:
     writing = holder(path) is not None  # before and after the read: a writer may end
     try:
         meta = read_run(path)
+    except RunDataError as exc:
+        raise RunDamagedError(_first_line(exc)) from None
     except RunFolderError as exc:
         raise RunReadError(_first_line(exc)) from None
     writing = writing or holder(path) is not None

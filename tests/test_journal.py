@@ -84,7 +84,7 @@ def test_a_line_contradicting_run_json_is_refused(finished: Path) -> None:
     with pytest.raises(RunFolderError, match="contradicts run.json"):
         read_run(finished)
     code, text = _invoke("check", str(finished))
-    assert code == 2 and "contradicts" in text and "Traceback" not in text  # as a bad run.json
+    assert code == 1 and "contradicts" in text and "Traceback" not in text  # a data error
 
 
 def test_a_line_naming_a_file_outside_the_run_is_refused(finished: Path) -> None:
@@ -103,7 +103,7 @@ def test_a_journal_that_is_a_link_is_refused_and_never_written(finished: Path,
     with pytest.raises(RunFolderError, match="is a link"):
         read_run(finished)
     code, text = _invoke("run", "--resume", str(finished), "-j", "1", "-q")
-    assert code == 2 and "is a link" in text  # as any folder that is no run folder
+    assert code == 1 and "is a link" in text  # a data error, as a damaged run.json
     meta = json.loads((finished / "run.json").read_text())
     with pytest.raises(OSError):
         list_chunk(finished, meta, meta["chunks"][0])

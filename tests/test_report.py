@@ -152,8 +152,8 @@ def test_not_a_run_folder(app: click.Group, tmp_path: Path) -> None:
     line = _one_line_error(invoke(app, "report", tmp_path / "nope", "--out", tmp_path / "r"))
     assert "not a run folder" in line
     (tmp_path / "bad").mkdir()
-    (tmp_path / "bad" / "run.json").write_text("{not json")
-    _one_line_error(invoke(app, "report", tmp_path / "bad", "--out", tmp_path / "r"))
+    (tmp_path / "bad" / "run.json").write_text("{not json")  # damaged: a data error
+    _one_line_error(invoke(app, "report", tmp_path / "bad", "--out", tmp_path / "r"), code=1)
     assert not (tmp_path / "r").exists()
 
 

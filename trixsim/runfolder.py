@@ -125,6 +125,11 @@ class RunFolderError(ValueError):
     """A folder that is not a (readable) run folder."""
 
 
+class RunDataError(RunFolderError):
+    """A run folder whose run.json or chunk journal is damaged: a data error (the CLI
+    exits 1), where a path naming no run folder at all is a usage error (exit 2)."""
+
+
 def game_name(meta: RunMeta) -> str:
     """The name of the game a run plays (Trix for folders that predate ``game``)."""
     return str(meta.get("game", LEGACY_GAME))
@@ -239,7 +244,7 @@ def place_chunk(out: Path | str, chunk: Chunk) -> Chunk:
         os.replace(tmp, out / chunk[f"{table}_file"])  # type: ignore[literal-required]
     for table, blob in data.items():
         if data_digest(blob) != chunk["sha256"][table]:
-            raise RunFolderError(f"chunk lineup {chunk['lineup']} games {chunk['start']}: "
+            raise RunDataError(f"chunk lineup {chunk['lineup']} games {chunk['start']}: "
                                  f"the {table} file arrived damaged")
         write_atomic(out / chunk[f"{table}_file"], blob,  # type: ignore[literal-required]
                      tmp=temp_file(out, table, chunk["lineup"], chunk["start"]))
@@ -293,7 +298,7 @@ def _journal(path: Path, meta: RunMeta) -> None:
     except FileNotFoundError:
         return
     except (OSError, UnicodeDecodeError) as exc:
-        raise RunFolderError(f"{path}: unreadable ({str(exc)[:120]})") from None
+        raise RunDataError(f"{path}: unreadable ({str(exc)[:120]})") from None
     lines = text.split("\n")
     listed = {(c.get("lineup"), c.get("start")): c for c in meta["chunks"]
               if isinstance(c, dict)}
@@ -302,10 +307,10 @@ def _journal(path: Path, meta: RunMeta) -> None:
             chunk = json.loads(line)
             key = (chunk["lineup"], chunk["start"])
         except (ValueError, TypeError, KeyError, RecursionError):
-            raise RunFolderError(f"{path}: line {number} is not a chunk entry") from None
+            raise RunDataError(f"{path}: line {number} is not a chunk entry") from None
         if key in listed:
             if listed[key] != chunk:
-                raise RunFolderError(f"{path}: line {number} contradicts run.json's entry "
+                raise RunDataError(f"{path}: line {number} contradicts run.json's entry "
                                      f"for lineup {key[0]} game {key[1]}")
             continue
         listed[key] = chunk
@@ -328,19 +333,19 @@ def read_run(out: Path | str) -> RunMeta:
     except FileNotFoundError:
         raise RunFolderError(f"{out} is not a run folder (no run.json)") from None
     except (OSError, ValueError, RecursionError) as exc:
-        raise RunFolderError(f"{path}: unreadable ({str(exc)[:120]})") from None
+        raise RunDataError(f"{path}: unreadable ({str(exc)[:120]})") from None
     if not isinstance(meta, dict) or meta.get("format") not in FORMATS:
-        raise RunFolderError(f"{path} is not a {FORMAT} file")
+        raise RunDataError(f"{path} is not a {FORMAT} file")
     for key in ("seed", "games", "first_game", "lineups", "plan", "chunks"):
         if key not in meta:
-            raise RunFolderError(f"{path}: missing {key!r}")
+            raise RunDataError(f"{path}: missing {key!r}")
     if meta["format"] == FORMAT and not isinstance(meta.get("game"), str):
-        raise RunFolderError(f"{path}: missing 'game'")
+        raise RunDataError(f"{path}: missing 'game'")
     tables = tables_of(meta)
     for chunk in meta["chunks"]:
         _check_entry(path, chunk, tables)
     if (Path(out) / JOURNAL).is_symlink():
-        raise RunFolderError(f"{Path(out) / JOURNAL} is a link: not reading or writing "
+        raise RunDataError(f"{Path(out) / JOURNAL} is a link: not reading or writing "
                              "outside the run folder")
     before = len(meta["chunks"])
     _journal(Path(out) / JOURNAL, meta)
@@ -359,7 +364,7 @@ def _check_entry(path: Path, chunk: Any, tables: tuple[str, ...]) -> None:
     except (KeyError, TypeError, AttributeError):
         ok = False
     if not ok:
-        raise RunFolderError(f"{path}: malformed chunk entry {json.dumps(chunk)[:80]}")
+        raise RunDataError(f"{path}: malformed chunk entry {json.dumps(chunk)[:80]}")
 
 
 @dataclass(frozen=True)
@@ -452,7 +457,7 @@ def remove_temp_files(out: Path, tables: tuple[str, ...] = TABLES) -> None:
 
 
 __all__ = ["FORMAT", "FORMATS", "LEGACY_GAME", "TABLES", "Chunk", "chunk_tables", "game_name",
-           "game_of", "tables_of", "CompareSettings", "Damage", "RunFolderError",
+           "game_of", "tables_of", "CompareSettings", "Damage", "RunDataError", "RunFolderError",
            "RunMeta", "chunk_file", "chunk_name", "compare_settings", "damaged_chunks",
            "JOURNAL", "data_digest", "digest", "encode_table", "list_chunk", "new_meta",
            "parquet_options", "place_chunk", "STATISTICS", "read_run", "TableEncoder",

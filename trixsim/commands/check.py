@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from trixsim.runfolder import RunFolderError
+from trixsim.runfolder import RunDataError, RunFolderError
 
 
 def register(group: click.Group) -> None:
@@ -51,6 +51,8 @@ def register(group: click.Group) -> None:
 
         try:
             kind, audit = check_folder(run_dir)
+        except RunDataError as exc:
+            raise click.ClickException(str(exc)) from None
         except RunFolderError as exc:
             raise click.UsageError(str(exc)) from None
         for note in audit.notes:

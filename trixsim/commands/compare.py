@@ -143,7 +143,7 @@ def register(group: click.Group) -> None:
         from trixsim.reports.report import ReportError, game_title, write_report
         from trixsim.reports.stats import SPRT
         from trixsim.reports.tables import RunReadError
-        from trixsim.runfolder import game_name, read_run
+        from trixsim.runfolder import RunDataError, game_name, read_run
         from trixsim.runner import RunError, RunFolderError
         from trixsim.sim import StrategyError
 
@@ -151,6 +151,8 @@ def register(group: click.Group) -> None:
             out = resume_dir
             try:
                 settings = compare_lib.settings_of(out)
+            except RunDataError as exc:
+                raise click.ClickException(str(exc)) from None
             except (RunFolderError, KeyError):
                 raise click.BadParameter(f"{out} is not a comparison folder",
                                          param_hint="--resume") from None

@@ -348,12 +348,14 @@ def _from_run(run_dir: Path, game_id: int, lineup: int,
     from trixsim.games import get_game
     from trixsim.loading import StrategyLoadError, load_seats, split_specs
     from trixsim.records import record_games as envelopes
-    from trixsim.runfolder import game_name
+    from trixsim.runfolder import RunDataError, game_name
     from trixsim.runner import RunFolderError, read_run
     from trixsim.sim import play_batch
 
     try:
         meta = read_run(run_dir)
+    except RunDataError as exc:
+        raise click.ClickException(str(exc)) from None
     except RunFolderError as exc:
         raise click.BadParameter(str(exc), param_hint="--run") from None
     first, n = meta["first_game"], meta["games"]
