@@ -36,10 +36,17 @@ from trixsim import __version__
 
 MARKER = ".trixsim-folder"
 LOCK = ".trixsim-lock"
+JOURNAL = "chunks.jsonl"
+"""A run folder's chunk journal (written and read by ``trixsim.runfolder``): the chunks
+listed since run.json was last written, one JSON line each, appended and synced as each
+chunk is placed; ``write_run_json`` folds them into run.json and removes it. Each listing
+costs one short line instead of a rewrite of every chunk listed so far (a
+100,000,000-game run lists 10,000 chunks), and a main process killed outright still
+leaves every placed chunk listed."""
 
 # What each kind of folder may hold (top-level names, then the names inside subfolders).
 _COMMON = (MARKER, LOCK, ".run.json.tmp*", f".{MARKER}.tmp-*")
-_RUN = (*_COMMON, "run.json", "chunks.jsonl", "run.log", "contracts", "games", "compare.json",
+_RUN = (*_COMMON, "run.json", JOURNAL, "run.log", "contracts", "games", "compare.json",
         "report.md", "report")
 CONTENTS: dict[str, tuple[str, ...]] = {
     "run": _RUN,

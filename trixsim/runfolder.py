@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
-from trixsim.folders import write_atomic
+from trixsim.folders import JOURNAL, write_atomic
 
 FORMAT = "trixsim-run/3"
 """Format 3 names the run's game (``game``); its chunks list one file per table of that
@@ -245,18 +245,10 @@ def place_chunk(out: Path | str, chunk: Chunk) -> Chunk:
     for table, blob in data.items():
         if data_digest(blob) != chunk["sha256"][table]:
             raise RunDataError(f"chunk lineup {chunk['lineup']} games {chunk['start']}: "
-                                 f"the {table} file arrived damaged")
+                               f"the {table} file arrived damaged")
         write_atomic(out / chunk[f"{table}_file"], blob,  # type: ignore[literal-required]
                      tmp=temp_file(out, table, chunk["lineup"], chunk["start"]))
     return chunk
-
-
-JOURNAL = "chunks.jsonl"
-"""Chunks listed since run.json was last written, one JSON line each, appended and synced
-as each chunk is placed; ``write_run_json`` folds them into run.json and removes it. Each
-listing costs one short line instead of a rewrite of every chunk listed so far (a
-100,000,000-game run lists 10,000 chunks), and a main process killed outright still leaves
-every placed chunk listed."""
 
 
 def list_chunk(out: Path | str, meta: RunMeta, chunk: Chunk) -> None:
@@ -311,7 +303,7 @@ def _journal(path: Path, meta: RunMeta) -> None:
         if key in listed:
             if listed[key] != chunk:
                 raise RunDataError(f"{path}: line {number} contradicts run.json's entry "
-                                     f"for lineup {key[0]} game {key[1]}")
+                                   f"for lineup {key[0]} game {key[1]}")
             continue
         listed[key] = chunk
         meta["chunks"].append(chunk)
@@ -346,7 +338,7 @@ def read_run(out: Path | str) -> RunMeta:
         _check_entry(path, chunk, tables)
     if (Path(out) / JOURNAL).is_symlink():
         raise RunDataError(f"{Path(out) / JOURNAL} is a link: not reading or writing "
-                             "outside the run folder")
+                           "outside the run folder")
     before = len(meta["chunks"])
     _journal(Path(out) / JOURNAL, meta)
     for chunk in meta["chunks"][before:]:
