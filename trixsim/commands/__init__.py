@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import errno
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from trixsim.runfolder import RunFolderError
 
 
 class Interrupted(click.ClickException):
@@ -36,3 +40,16 @@ def write_failed(out: Path, exc: OSError) -> click.ClickException:
                                     "chunks are kept and no partial file is left (free some "
                                     "space, then resume)")
     return click.ClickException(f"cannot write {out}: {exc.strerror or exc}")
+
+
+def folder_failed(exc: RunFolderError, param_hint: str | None = None) -> click.ClickException:
+    """A run folder that could not be read: damaged (``RunDataError``) is a data error
+    (exit 1); any other path is no run folder, a usage error (exit 2) of the option
+    ``param_hint`` where one named it."""
+    from trixsim.runfolder import RunDataError  # loaded already by whoever raised it
+
+    if isinstance(exc, RunDataError):
+        return click.ClickException(str(exc))
+    if param_hint is not None:
+        return click.BadParameter(str(exc), param_hint=param_hint)
+    return click.UsageError(str(exc))

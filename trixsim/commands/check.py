@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from trixsim.runfolder import RunDataError, RunFolderError
+from trixsim.commands import folder_failed
+from trixsim.runfolder import RunFolderError
 
 
 def register(group: click.Group) -> None:
@@ -51,10 +52,8 @@ def register(group: click.Group) -> None:
 
         try:
             kind, audit = check_folder(run_dir)
-        except RunDataError as exc:
-            raise click.ClickException(str(exc)) from None
         except RunFolderError as exc:
-            raise click.UsageError(str(exc)) from None
+            raise folder_failed(exc) from None
         for note in audit.notes:
             click.echo(f"note: {note}")
         for problem in audit.problems:

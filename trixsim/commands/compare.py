@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from trixsim.commands import interrupted, write_failed
+from trixsim.commands import folder_failed, interrupted, write_failed
 from trixsim.commands.options import (
     Count,
     backend_options,
@@ -152,7 +152,7 @@ def register(group: click.Group) -> None:
             try:
                 settings = compare_lib.settings_of(out)
             except RunDataError as exc:
-                raise click.ClickException(str(exc)) from None
+                raise folder_failed(exc) from None
             except (RunFolderError, KeyError):
                 raise click.BadParameter(f"{out} is not a comparison folder",
                                          param_hint="--resume") from None

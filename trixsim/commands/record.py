@@ -345,19 +345,18 @@ def _from_run(run_dir: Path, game_id: int, lineup: int,
     import numpy as np
     import pyarrow.parquet as pq
 
+    from trixsim.commands import folder_failed
     from trixsim.games import get_game
     from trixsim.loading import StrategyLoadError, load_seats, split_specs
     from trixsim.records import record_games as envelopes
-    from trixsim.runfolder import RunDataError, game_name
+    from trixsim.runfolder import game_name
     from trixsim.runner import RunFolderError, read_run
     from trixsim.sim import play_batch
 
     try:
         meta = read_run(run_dir)
-    except RunDataError as exc:
-        raise click.ClickException(str(exc)) from None
     except RunFolderError as exc:
-        raise click.BadParameter(str(exc), param_hint="--run") from None
+        raise folder_failed(exc, "--run") from None
     first, n = meta["first_game"], meta["games"]
     if not first <= game_id < first + n:
         raise click.BadParameter(f"the run has games {first}..{first + n - 1}",

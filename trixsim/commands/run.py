@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from trixsim.commands import interrupted, write_failed
+from trixsim.commands import folder_failed, interrupted, write_failed
 from trixsim.commands.options import (
     Count,
     backend_options,
@@ -136,7 +136,6 @@ def register(group: click.Group) -> None:
         """
         # the library (numba, pyarrow) loads only when the command runs
         from trixsim.loading import StrategyLoadError, load_seats
-        from trixsim.runfolder import RunDataError
         from trixsim.runner import RunConfig, RunFolderError, RunWriter, expand_lineups, read_run
 
         _positive(games, "--games")
@@ -146,10 +145,8 @@ def register(group: click.Group) -> None:
         if resume is not None:
             try:
                 read_run(resume)
-            except RunDataError as exc:
-                raise click.ClickException(str(exc)) from None
             except RunFolderError as exc:
-                raise click.BadParameter(str(exc), param_hint="--resume") from None
+                raise folder_failed(exc, "--resume") from None
             with open_backend(scheduler, backend, workers, shared_out, quiet=quiet) as where:
                 _go(lambda: RunWriter.reopen(resume), resume, where, quiet)
             return
