@@ -4,6 +4,7 @@ not a usage error (exit 2, kept for a path that names no run folder at all)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -24,16 +25,6 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     code, text = _invoke("run", "--game", "trump7", "-n", "20", "-j", "1", "--batch-size",
                          "10", "-s", "random", "-q", "-o", str(out))
     assert code == 0, text
-    return out
-
-
-def _copy(finished: Path, tmp_path: Path) -> Path:
-    out = tmp_path / "r"
-    out.mkdir()
-    for f in finished.rglob("*"):
-        if f.is_file():
-            (out / f.relative_to(finished)).parent.mkdir(parents=True, exist_ok=True)
-            (out / f.relative_to(finished)).write_bytes(f.read_bytes())
     return out
 
 
@@ -67,7 +58,7 @@ DAMAGE = [_broken_json, _wrong_format, _missing_key, _bad_journal_line]
 @pytest.mark.parametrize("damage", DAMAGE, ids=lambda f: f.__name__.strip("_"))
 def test_damage_is_a_data_error_for_every_reader(finished: Path, tmp_path: Path,
                                                  damage) -> None:
-    out = _copy(finished, tmp_path)
+    out = Path(shutil.copytree(finished, tmp_path / "r"))
     said = damage(out)
     with pytest.raises(RunDataError, match=said):
         read_run(out)
