@@ -4,8 +4,8 @@
 Python: the seat to act gets its view (``policy.fill_view``) and its policy's action,
 the action is checked and applied by the same rule functions as ``rules.step``
 (``step_one``, ``_deal``). The deal, pick and contract-end events (the only ones the
-outcome tables read) are emitted by the rules' own emitters into a small scratch buffer
-that the tables' consumer (``outcomes.consume_event``) folds in at once, so the contract
+outcome tables read) are emitted by the rules' own emitters into a small buffer that the
+tables' consumer (``outcomes.fold_events``) folds in at each game's end, so the contract
 rows come out in game order with no sort; if asked, every event is kept for game records.
 Same seed, same games and tables as the stepwise loop (``trixsim.sim``), which serves
 strategies written in Python; tests play both ways.
@@ -29,7 +29,7 @@ from trixsim.games.trix import cards, events, outcomes, policy, rules, state
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EV_WIDTH
 from trixsim.games.trix.observation import strategy_subkey
-from trixsim.games.trix.outcomes import OutcomeLog, consume_event
+from trixsim.games.trix.outcomes import OutcomeLog, fold_events
 from trixsim.games.trix.policy import decision_key, uniform_action, uniform_policy
 from trixsim.games.trix.rules import (
     _DEALING,
@@ -75,61 +75,66 @@ def _all_events(S: np.ndarray, g: int, ph: int, t: int, a: int, cn: int, tn: int
 
 @njit(cache=True, nogil=True)
 def play_games(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.ndarray,
-               policies, params: np.ndarray, builtin: np.ndarray, deal: np.ndarray,
-               open_: np.ndarray, rows: np.ndarray, quads: np.ndarray, n_rows: np.ndarray,
-               err: np.ndarray) -> None:
+               policies, params: np.ndarray, builtin: np.ndarray, folds,
+               handle: np.ndarray, err: np.ndarray) -> None:
     """Play every game of ``S`` (rows fresh from ``state.empty``) to its end, filling the
     outcome rows (see ``_play``)."""
-    _play(S, draw_first, seed, subkey, deals, policies, params, builtin, deal, open_, rows,
-          quads, n_rows, False, err)
+    _play(S, draw_first, seed, subkey, deals, policies, params, builtin, folds, handle, False,
+          err)
 
 
 @njit(cache=True, nogil=True)
 def play_games_events(S: np.ndarray, draw_first: bool, seed: int, subkey: int,
                       deals: np.ndarray, policies, params: np.ndarray, builtin: np.ndarray,
-                      deal: np.ndarray, open_: np.ndarray, rows: np.ndarray,
-                      quads: np.ndarray, n_rows: np.ndarray,
-                      err: np.ndarray) -> tuple[np.ndarray, int]:
+                      folds, handle: np.ndarray, err: np.ndarray) -> tuple[np.ndarray, int]:
     """``play_games`` that also keeps every event (for game records); returns them and
     their number."""
-    return _play(S, draw_first, seed, subkey, deals, policies, params, builtin, deal, open_,
-                 rows, quads, n_rows, True, err)
+    return _play(S, draw_first, seed, subkey, deals, policies, params, builtin, folds, handle,
+                 True, err)
 
 
 @njit(cache=True, inline="always")
 def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.ndarray,
-          policies, params: np.ndarray, builtin: np.ndarray, deal: np.ndarray,
-          open_: np.ndarray, rows: np.ndarray, quads: np.ndarray, n_rows: np.ndarray,
+          policies, params: np.ndarray, builtin: np.ndarray, folds, handle: np.ndarray,
           keep_events: bool, err: np.ndarray) -> tuple[np.ndarray, int]:
     """The loop (inlined into ``play_games`` and ``play_games_events`` with a constant
     ``keep_events``, so the tables-only loop carries no test for it).
 
     ``policies[s]`` (a tuple of four compiled policies) acts for seat s with
     ``params[s]``; where ``builtin[s]`` is 1 the seat plays uniformly at random, drawn
-    inline (the base strategy's policy, without a call). ``deal .. n_rows`` are an
-    ``OutcomeLog``'s arrays, filled in game order from the deal, pick and contract-end
-    events. With ``keep_events``, every event is also kept and returned (as ``rules.step``
-    reports them) with their number. An illegal action stops the loop with ``err`` =
-    (batch position, seat, decision, action), that game's state as it was before it.
+    inline (the base strategy's policy, without a call). A game's deal, pick and
+    contract-end events (the only ones the outcome rows read) are gathered as it plays
+    and handed at its end to ``folds[0]`` (``outcomes.fold_events``, through a function
+    pointer so that it stays out of the loop's body) with ``handle`` (an
+    ``OutcomeLog.handle``), so the rows come out in game order. With ``keep_events``,
+    every event is kept and returned (as ``rules.step`` reports them) with their number,
+    and a game's events are folded from there. An illegal action stops the loop with
+    ``err`` = (batch position, seat, decision, action), that game's state as it was
+    before it (its finished contracts folded).
     """
     ev = np.zeros((8, EV_WIDTH), dtype=np.int64)
+    # a game's events for the rows: its first deal, then per contract a pick, an end
+    # (two events for the game's last) and the next deal
+    G = np.zeros((0 if keep_events else 4 * 28 + 2, EV_WIDTH), dtype=np.int64)
     width = S.shape[1]
     n_params = params.shape[1]
     en = np.zeros(1, dtype=np.int64)
     pick_t = pick_a = pick_lm = 0
     E = np.zeros((4096 if keep_events else 0, EV_WIDTH), dtype=np.int64)
     n_all = np.zeros(1, dtype=np.int64)
-    gid = S[:, GAME_ID].copy()
+    log = np.int64(handle.ctypes.data)
     err[0] = -1
     for g in range(S.shape[0]):
         if draw_first:
             S[g, FIRST_PICKER] = first_picker(seed, S[g, GAME_ID])
         _deal(S, g, seed, deals)
         en[0] = 0
-        _emit_deal(S, g, ev, en)
-        consume_event(ev, 0, gid, deal, open_, rows, quads, n_rows)
+        first = n_all[0]
         if keep_events:
+            _emit_deal(S, g, ev, en)
             E = _keep(ev, 1, E, n_all)
+        else:
+            _emit_deal(S, g, G, en)
         while S[g, PHASE] != DONE:
             ph = S[g, PHASE]
             t = S[g, TURN]
@@ -143,7 +148,7 @@ def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.nda
                                 params.ctypes.data + 8 * t * n_params, n_params)
                 if not _is_legal(S, g, a, lm):
                     err[0], err[1], err[2], err[3] = g, t, ph, a
-                    return E, n_all[0]
+                    break
             if ph == PICK:
                 pick_t, pick_a, pick_lm = t, a, lm
             cn, tn, out1 = S[g, _CONTRACT_NO], S[g, _TRICK_NO], S[g, _OUT_FIRST]
@@ -151,20 +156,22 @@ def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.nda
             if keep_events:
                 en[0] = 0
                 _all_events(S, g, ph, t, a, cn, tn, out1, lm, ev, en)
-            elif S[g, _CONTRACT_NO] == cn:
-                continue  # nothing that the outcome rows read happened
-            else:  # the contract ended: its pick (noted when made), its end
-                en[0] = 0
-                _emit_pick(S, g, pick_t, pick_a, cn, pick_lm, ev, en)
-                _emit_end(S, g, cn, ev, en)
-            if S[g, PHASE] == _DEALING:
-                _deal(S, g, seed, deals)
-                _emit_deal(S, g, ev, en)
-            k = en[0]
-            for e in range(k):
-                consume_event(ev, e, gid, deal, open_, rows, quads, n_rows)
-            if keep_events:
-                E = _keep(ev, k, E, n_all)
+                if S[g, PHASE] == _DEALING:
+                    _deal(S, g, seed, deals)
+                    _emit_deal(S, g, ev, en)
+                E = _keep(ev, en[0], E, n_all)
+            elif S[g, _CONTRACT_NO] != cn:  # the contract ended: its pick (noted), its end
+                _emit_pick(S, g, pick_t, pick_a, cn, pick_lm, G, en)
+                _emit_end(S, g, cn, G, en)
+                if S[g, PHASE] == _DEALING:
+                    _deal(S, g, seed, deals)
+                    _emit_deal(S, g, G, en)
+        if keep_events:
+            folds[0](np.int64(E.ctypes.data) + 8 * EV_WIDTH * first, n_all[0] - first, log)
+        else:
+            folds[0](np.int64(G.ctypes.data), en[0], log)
+        if err[0] >= 0:
+            break
     return E, n_all[0]
 
 
@@ -233,7 +240,7 @@ def play_compiled(policies: tuple, params: np.ndarray, chance: Chance, game_ids:
     builtin = np.array([p is uniform_policy for p in policies], dtype=np.int64)
     args = (st.data, first_pickers is None, chance.seed, strategy_subkey(chance.seed),
             chance.deals, tuple(policies), np.ascontiguousarray(params, dtype=np.float64),
-            builtin, *log.arrays())
+            builtin, (fold_events,), log.handle(st.game_id))
     if keep_events:
         E, n = play_games_events(*args, err)
     else:
