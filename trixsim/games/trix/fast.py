@@ -26,6 +26,7 @@ from trixsim.gamekit import game as gamekit
 from trixsim.gamekit.events import keep as _keep
 from trixsim.gamekit.events import no_events
 from trixsim.games.trix import cards, events, outcomes, policy, rules, state
+from trixsim.games.trix.cards import low_card
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EV_WIDTH
 from trixsim.games.trix.observation import strategy_subkey
@@ -102,7 +103,9 @@ def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.nda
 
     ``policies[s]`` (a tuple of four compiled policies) acts for seat s with
     ``params[s]``; where ``builtin[s]`` is 1 the seat plays uniformly at random, drawn
-    inline (the base strategy's policy, without a call). A game's deal, pick and
+    inline (the base strategy's policy, without a call). A policy is not asked when one
+    action is legal (its only legal answer: a third of a heuristic game's decisions, the
+    last trick's cards among them). A game's deal, pick and
     contract-end events (the only ones the outcome rows read) are gathered as it plays
     and handed at its end to ``folds[0]`` (``outcomes.fold_events``, through a function
     pointer so that it stays out of the loop's body) with ``handle`` (an
@@ -143,6 +146,8 @@ def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.nda
                 a = PASS
             elif builtin[t]:
                 a = uniform_action(lm, decision_key(S[g, GAME_ID], S[g, _PLY], ph, subkey))
+            elif lm & (lm - 1) == 0:  # one legal action: the policy is not asked
+                a = low_card(lm)
             else:
                 a = policies[t](S.ctypes.data + 8 * g * width, lm, S[g, _HANDS + t], subkey,
                                 params.ctypes.data + 8 * t * n_params, n_params)
