@@ -111,17 +111,16 @@ def trix_score(hand: int) -> float:
 
 
 @njit(cache=True)
-def estimate_costs(hand: int, out: np.ndarray) -> None:
-    """Expected points of the holder in each trick contract (undoubled), from the hand:
-    the chance of each card winning a trick by the unseen cards above it, long suits
-    winning late, and the danger cards (diamonds, queens, K♥) among the likely winners."""
+def _costs(hand: int) -> tuple[float, float, float, float, float, float, float]:
+    """``estimate_costs`` as a tuple (by contract index), so a decision allocates nothing."""
     t = 0.0
     t_d = 0.0
     t_q = 0.0
     n_d = _pc(hand & DIAMOND_MASK)
-    for c in range(32):
-        if (hand >> c) & 1 == 0:
-            continue
+    m = np.int64(hand) & FULL
+    while m:  # the held cards, in increasing order
+        c = _low(m)
+        m &= m - 1
         s = c >> 3
         n_s = _pc(hand & _suit(s))
         ua = _pc(_above(c) & ~hand)
@@ -150,13 +149,22 @@ def estimate_costs(hand: int, out: np.ndarray) -> None:
         ray = 100.0 * q
     else:
         ray = 100.0 * (0.3 * ((hand >> HA) & 1) + 0.2 * ((hand >> H10) & 1) + 0.02 * t)
-    out[DINERI] = 10.0 * (2.5 * t_d + 0.6 * (t - t_d) + 0.1 * n_d)
-    out[DAMET] = 20.0 * (1.2 * t_q + 0.25 * (t - t_q))
-    out[PLI] = 10.0 * t
-    out[FARCHA] = 100.0 * t / 8.0
-    out[RAY] = ray
-    out[GENERAL] = out[DINERI] + out[DAMET] + out[PLI] + out[FARCHA] + out[RAY]
-    out[TRIX] = 0.0
+    dineri = 10.0 * (2.5 * t_d + 0.6 * (t - t_d) + 0.1 * n_d)
+    damet = 20.0 * (1.2 * t_q + 0.25 * (t - t_q))
+    pli = 10.0 * t
+    farcha = 100.0 * t / 8.0
+    general = dineri + damet + pli + farcha + ray
+    return (dineri, damet, pli, farcha, ray, general, 0.0)
+
+
+@njit(cache=True)
+def estimate_costs(hand: int, out: np.ndarray) -> None:
+    """Expected points of the holder in each trick contract (undoubled), from the hand:
+    the chance of each card winning a trick by the unseen cards above it, long suits
+    winning late, and the danger cards (diamonds, queens, K♥) among the likely winners."""
+    est = _costs(hand)
+    for k in range(7):
+        out[k] = est[k]
 
 
 @njit(cache=True)
@@ -189,15 +197,14 @@ def want_trix(legal: np.ndarray, hand: np.ndarray, pick: np.ndarray, prm: np.nda
 
 @njit(cache=True)
 def order_one(lg: int, hand: int, pick: int, base: np.ndarray, prm: np.ndarray,
-              est: np.ndarray, mytotal: int) -> int:
+              mytotal: int) -> int:
     """The legal non-trix contract whose estimate beats its average by most, with a pull
     towards the costly contracts as the ×4 seventh pick nears, and a penalty for one
     whose expected points (with the picker's multiplier) would take the picker's total
-    ``mytotal`` over 1000 and end the game against it (trix only if forced); ``est`` is
-    scratch space for 7 estimates."""
+    ``mytotal`` over 1000 and end the game against it (trix only if forced)."""
     if lg == (1 << TRIX):
         return TRIX
-    estimate_costs(hand, est)
+    est = _costs(hand)
     f = (pick - 1) / 5.0
     w = prm[P_SEVENTH_WEIGHT] * f * f
     best = -1
@@ -218,9 +225,8 @@ def order_one(lg: int, hand: int, pick: int, base: np.ndarray, prm: np.ndarray,
 def order_contracts(legal: np.ndarray, hand: np.ndarray, pick: np.ndarray, base: np.ndarray,
                     prm: np.ndarray, mytotal: np.ndarray, out: np.ndarray) -> None:
     """order_one over the batch."""
-    est = np.zeros(7)
     for i in range(legal.shape[0]):
-        out[i] = order_one(np.int64(legal[i]), np.int64(hand[i]), pick[i], base, prm, est,
+        out[i] = order_one(np.int64(legal[i]), np.int64(hand[i]), pick[i], base, prm,
                            mytotal[i])
 
 
@@ -556,8 +562,7 @@ def heuristic_decide(s: np.ndarray, lg: int, hand: int, prm: np.ndarray) -> int:
             return TRIX
         if prm[P_ORDER_MODE] == 1:
             return fixed_order_one(lg, FIXED_ORDER)
-        return order_one(lg, hand, pick, prm[P_BASE:P_BASE + 7], prm, np.zeros(7),
-                         s[_TOTALS + s[_SEAT]])
+        return order_one(lg, hand, pick, prm[P_BASE:P_BASE + 7], prm, s[_TOTALS + s[_SEAT]])
     if d == DECLARE:
         mode = prm[P_DECLARE_MODE]
         if mode == 1:
