@@ -2,9 +2,10 @@
 
 ``play_games`` plays each game of a batch from its deal to its end without returning to
 Python: the seat to act gets its policy's action (or, for a ``builtin`` seat, a uniform
-draw made inline with the same key as ``Strategy``'s random methods), the action is
-checked and applied by the same kernels as ``rules.step``. The outcome table is read
-from the final state, so no events are made unless asked (game records).
+draw made inline with the same key as ``Strategy``'s random methods; a policy is not
+asked when one action is legal), the action is checked and applied by the same kernels
+as ``rules.step``. The outcome table is read from the final state, so no events are made
+unless asked (game records).
 
 ``scalar_random_games`` is the benchmark's reference: the plainest compiled loop over
 the same kernels, one game at a time in a single row, uniform random play, no tables.
@@ -18,8 +19,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim import policykit, rng
-from trixsim.choice import uniform_action
+from trixsim import choice, policykit, rng
+from trixsim.choice import nth_bit, uniform_action
 from trixsim.gamekit.events import keep as _keep
 from trixsim.games.trump7 import cards, chance, events, policy, rules, state
 from trixsim.games.trump7.chance import Chance, pack_one
@@ -38,7 +39,7 @@ from trixsim.games.trump7.state import COL, DONE, GameState, empty, initial_row
 from trixsim.jitcache import guard, sources
 from trixsim.policykit import strategy_subkey
 
-guard(__file__, sources(rng, cards, chance, events, policy, policykit, rules, state),
+guard(__file__, sources(choice, rng, cards, chance, events, policy, policykit, rules, state),
       tuple(COL.items()),
       EV_WIDTH, DONE)
 
@@ -83,6 +84,8 @@ def _play(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
             lm = legal_one(R, 0)
             if builtin[t]:
                 a = uniform_action(lm, decision_key(R[0, _GID], R[0, _PLY], subkey))
+            elif lm & (lm - 1) == 0:  # one legal action: the policy is not asked
+                a = nth_bit(lm, 0)
             else:
                 a = policies[t](row, lm, R[0, _HANDS + t], subkey,
                                 params.ctypes.data + 8 * t * n_params, n_params)
