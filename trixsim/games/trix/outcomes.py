@@ -16,7 +16,7 @@ import pyarrow as pa
 from numba import carray, njit, types
 
 from trixsim import policykit
-from trixsim.arrow import bools, constant, dictionary, ints
+from trixsim.arrow import bools, constant, dictionary, ints, owned_ints
 from trixsim.games.trix import cards, rules
 from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
@@ -152,9 +152,7 @@ class OutcomeLog:
         if not self.in_order:
             order = np.lexsort((rows[:, 1], rows[:, 0]))
             rows, quads = rows[order], quads[order]
-        cols = {"game": rows[:, 0], "number": rows[:, 1]}
-        cols.update({k: rows[:, 2 + i] for i, k in enumerate(_SCALARS)})
-        cols.update({k: quads[:, i] for i, k in enumerate(_QUADS)})
+        cols = _split(rows, _ROW_COLUMNS) | _split(quads.reshape(n, -1), _QUAD_COLUMNS)
         return contracts_table(cols, self.lineup)
 
 
@@ -239,34 +237,74 @@ def fold_events(events: int, count: int, handle: int) -> None:
         consume_event(ev, e, game_id, deal, open_, rows, quads, n)
 
 
+_I8, _I16, _U32, _I64 = np.int8, np.int16, np.uint32, np.int64
+_ROW_COLUMNS: dict[str, tuple[int, type]] = {
+    "game": (0, _I64), "number": (1, _I8),
+    **{k: (2 + i, _U32 if k == "picker_hand" else _I8) for i, k in enumerate(_SCALARS)}}
+"""Each contract column kept in a row of ``OutcomeLog``'s rows: its place and its type."""
+_QUAD_COLUMNS: dict[str, tuple[int, type]] = {
+    f"{k}_{s}": (4 * i + s, {"points": _I16, "totals": _I16, "won": _U32}.get(k, _I8))
+    for i, k in enumerate(_QUADS) for s in range(4)}
+"""The same for the per-seat quads (a row of 16: tricks, points, totals, won)."""
+
+
+def _split(src: np.ndarray, columns: dict[str, tuple[int, type]]) -> dict[str, np.ndarray]:
+    """The named columns of row-major ``src`` (int64), each a fresh contiguous array of
+    its type, in one pass over the rows (a pass per column, reading a whole row's cache
+    line for each value, cost several times more); ValueError if a value does not fit."""
+    n = src.shape[0]
+    by_type: dict[type, list[str]] = {}
+    for name, (_, typ) in columns.items():
+        by_type.setdefault(typ, []).append(name)
+    idx = {t: np.array([columns[k][0] for k in by_type.get(t, [])], dtype=np.int64)
+           for t in (_I8, _I16, _U32, _I64)}
+    out = {t: np.empty((len(idx[t]), n), dtype=t) for t in idx}
+    if not _split_rows(np.ascontiguousarray(src), idx[_I8], out[_I8], idx[_I16], out[_I16],
+                       idx[_U32], out[_U32], idx[_I64], out[_I64]):
+        raise ValueError("a contract column's values do not fit its type")
+    return {k: out[t][j] for t, names in by_type.items() for j, k in enumerate(names)}
+
+
+@njit(cache=True, nogil=True)
+def _split_rows(src: np.ndarray, i8: np.ndarray, o8: np.ndarray, i16: np.ndarray,
+                o16: np.ndarray, u32: np.ndarray, o32: np.ndarray, i64: np.ndarray,
+                o64: np.ndarray) -> bool:
+    """``oT[k, r] = src[r, iT[k]]`` for every row and type; False if a value is outside
+    its type's range."""
+    for r in range(src.shape[0]):
+        for k in range(i8.shape[0]):
+            x = src[r, i8[k]]
+            if x < -128 or x > 127:
+                return False
+            o8[k, r] = x
+        for k in range(i16.shape[0]):
+            x = src[r, i16[k]]
+            if x < -32768 or x > 32767:
+                return False
+            o16[k, r] = x
+        for k in range(u32.shape[0]):
+            x = src[r, u32[k]]
+            if x < 0 or x > 0xFFFFFFFF:
+                return False
+            o32[k, r] = x
+        for k in range(i64.shape[0]):
+            o64[k, r] = src[r, i64[k]]
+    return True
+
+
 def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
-    """The per-contract Arrow table from column arrays (tricks/points/totals as (n, 4))."""
+    """The per-contract Arrow table from ``_split``'s columns (fresh arrays of their
+    types, so Arrow takes their memory as it is)."""
     n = len(cols["game"])
-    i8 = np.int8
-    arrays: dict[str, pa.Array] = {
-        "game": ints(cols["game"], np.int64),
-        "lineup": constant(lineup, n),
-        "number": ints(cols["number"], i8),
-        "picker": ints(cols["picker"], i8),
-        "pick": ints(cols["pick"], i8),
-        "contract": dictionary(cols["contract"], CONTRACT_NAMES),
-        "multiplier": ints(cols["multiplier"], i8),
-        "forced": bools(cols["forced"]),
-        "picker_hand": ints(cols["picker_hand"], np.uint32),
-        "kh_holder": ints(cols["kh_holder"], i8),
-        "kh_holder_hearts": ints(cols["kh_holder_hearts"], i8),
-        "declared": bools(cols["declared"]),
-        "kh_taker": ints(cols["kh_taker"], i8),
-        "tricks_played": ints(cols["tricks_played"], i8),
-    }
-    for name, typ in (("tricks", np.int8), ("points", np.int16), ("totals", np.int16)):
-        for s in range(4):
-            arrays[f"{name}_{s}"] = ints(cols[name][:, s], typ)
-    arrays["trix_first"] = ints(cols["trix_first"], i8)
-    arrays["trix_second"] = ints(cols["trix_second"], i8)
-    for s in range(4):
-        arrays[f"won_{s}"] = ints(cols["won"][:, s], np.uint32)
-    arrays["last_trick"] = ints(cols["last_trick"], i8)
+    arrays: dict[str, pa.Array] = {"game": owned_ints(cols["game"]),
+                                   "lineup": constant(lineup, n)}
+    for name in expand(CONTRACT_COLUMNS):
+        if name == "contract":
+            arrays[name] = dictionary(owned_ints(cols[name]), CONTRACT_NAMES)
+        elif name in ("forced", "declared"):
+            arrays[name] = bools(cols[name])
+        elif name not in arrays:
+            arrays[name] = owned_ints(cols[name])
     return pa.table(arrays)
 
 
