@@ -158,13 +158,51 @@ class _Writer:
             self.pool.shutdown(wait=True)
 
 
-def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
-               legacy: bool = False, *, game: str) -> Chunk:
-    """Play one chunk of ``game``; returns its run.json entry (sums, sizes, checksums) with
-    the bytes of its Parquet files (one per table of the game) under ``_data``, for the
-    main process to write (a worker on another machine). The same chunk gives the same
-    bytes wherever it is played. ``legacy``: a chunk of a format-1 (Trix) run, without the
-    columns format 2 added (the game's ``legacy_tables`` drops them)."""
+class Played:
+    """A chunk played in this thread whose files its writer thread may still be finishing:
+    calling it waits for them and returns the chunk's entry (``chunk_data``'s, or with
+    ``out_dir`` written into the folder as ``play_chunk``'s); ``close`` abandons it. So one
+    process can play the next chunk while this one's last slices are encoded, checksummed
+    and written (the one-worker run's helper thread, ``pool.TwoStep``)."""
+
+    def __init__(self, writer: _Writer, t0: float, lineup: int, start: int, stop: int,
+                 out_dir: str | None) -> None:
+        self.writer, self.t0 = writer, t0
+        self.lineup, self.start, self.stop, self.out_dir = lineup, start, stop, out_dir
+
+    def __call__(self) -> Chunk:
+        try:
+            data = self.writer.finish()
+        finally:
+            self.writer.close()
+        entry = self._entry(data)
+        return entry if self.out_dir is None else _write_temps(self.out_dir, entry)
+
+    def close(self) -> None:
+        """Abandon the chunk: its writer thread stops (nothing is written)."""
+        self.writer.close()
+
+    def _entry(self, data: dict[str, bytes]) -> Chunk:
+        writer, lineup, start, stop = self.writer, self.lineup, self.start, self.stop
+        rows, sums = writer.rows, writer.sums
+        seconds = time.perf_counter() - self.t0
+        log.info("lineup %d games %d..%d: %s in %.2f s", lineup, start, stop - 1,
+                 rows_text(rows, stop - start), seconds)
+        files = {f"{t}_file": chunk_file(t, lineup, start) for t in data}
+        return Chunk(lineup=lineup, start=start, stop=stop, **files, **rows,  # type: ignore[typeddict-item]
+                     seconds=round(seconds, 3), final_sum=sums[0].tolist(),
+                     final_sq=sums[1].tolist(), wins=sums[2].astype(int).tolist(),
+                     losses=sums[3].astype(int).tolist(),
+                     bytes={t: len(b) for t, b in data.items()},
+                     sha256={t: data_digest(b) for t, b in data.items()}, _data=data)
+
+
+def play_slices(seed: int, lineup: int, specs: list[str], start: int, stop: int,
+                legacy: bool = False, *, game: str, out_dir: str | None = None) -> Played:
+    """Play one chunk of ``game`` in this thread, its slices handed to the writer as they
+    are played; the rest (the last slices' encoding, the checksums and, with ``out_dir``,
+    the files) is the returned ``Played``'s. ``legacy``: a chunk of a format-1 (Trix) run,
+    without the columns format 2 added (the game's ``legacy_tables`` drops them)."""
     from trixsim.games import get_game
 
     t0 = time.perf_counter()
@@ -176,20 +214,19 @@ def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
             outcomes = rules.outcomes(b - a, lineup)
             writer.add(outcomes, play_batch(seats, seed, range(a, b), observer=outcomes,
                                             game=rules))
-        data = writer.finish()
-    finally:
+    except BaseException:
         writer.close()
-    rows, sums = writer.rows, writer.sums
-    seconds = time.perf_counter() - t0
-    log.info("lineup %d games %d..%d: %s in %.2f s", lineup, start, stop - 1,
-             rows_text(rows, stop - start), seconds)
-    files = {f"{t}_file": chunk_file(t, lineup, start) for t in data}
-    return Chunk(lineup=lineup, start=start, stop=stop, **files, **rows,  # type: ignore[typeddict-item]
-                 seconds=round(seconds, 3), final_sum=sums[0].tolist(),
-                 final_sq=sums[1].tolist(), wins=sums[2].astype(int).tolist(),
-                 losses=sums[3].astype(int).tolist(),
-                 bytes={t: len(b) for t, b in data.items()},
-                 sha256={t: data_digest(b) for t, b in data.items()}, _data=data)
+        raise
+    return Played(writer, t0, lineup, start, stop, out_dir)
+
+
+def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
+               legacy: bool = False, *, game: str) -> Chunk:
+    """Play one chunk of ``game``; returns its run.json entry (sums, sizes, checksums) with
+    the bytes of its Parquet files (one per table of the game) under ``_data``, for the
+    main process to write (a worker on another machine). The same chunk gives the same
+    bytes wherever it is played (see ``play_slices``)."""
+    return play_slices(seed, lineup, specs, start, stop, legacy, game=game)()
 
 
 def rows_text(rows: dict[str, int], games: int) -> str:
@@ -204,12 +241,22 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
     main process renames the files into place when it lists the chunk, so a file under a
     chunk's own name is always a listed one. In a worker, nothing is written once the
     main process is gone."""
-    entry = chunk_data(seed, lineup, specs, start, stop, legacy, game=game)
+    return play_chunk_first(out_dir, seed, lineup, specs, start, stop, legacy, game=game)()
+
+
+def play_chunk_first(out_dir: str, seed: int, lineup: int, specs: list[str], start: int,
+                     stop: int, legacy: bool = False, *, game: str) -> Played:
+    """``play_chunk`` in two steps: the play here, the rest when the result is called."""
+    return play_slices(seed, lineup, specs, start, stop, legacy, game=game, out_dir=out_dir)
+
+
+def _write_temps(out_dir: str, entry: Chunk) -> Chunk:
+    """Write a chunk's files under temporary names (see ``play_chunk``)."""
     temps: dict[str, str] = {}
     for table, blob in entry.pop("_data").items():
         if main_process_gone():
             os._exit(1)
-        tmp = temp_file(Path(out_dir), table, lineup, start)
+        tmp = temp_file(Path(out_dir), table, entry["lineup"], entry["start"])
         try:
             tmp.write_bytes(blob)
         except BaseException:  # a full disk: leave no partial file behind
@@ -223,4 +270,5 @@ def play_chunk(out_dir: str, seed: int, lineup: int, specs: list[str], start: in
     return entry
 
 
-__all__ = ["ROW_GROUP", "SLICE", "chunk_data", "play_chunk", "rows_text", "seats_of", "slices"]
+__all__ = ["ROW_GROUP", "SLICE", "Played", "chunk_data", "play_chunk", "play_chunk_first",
+           "play_slices", "rows_text", "seats_of", "slices"]

@@ -24,7 +24,14 @@ import sys
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -145,6 +152,50 @@ def map_unordered(fn: Callable[..., Any], jobs: Sequence[Job], workers: int,
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+class TwoStep:
+    """A job function that can also run in two steps: ``first(*job)`` does the part that
+    must run in the calling thread (playing, on the kernels this thread loaded) and returns
+    the rest, a callable giving the job's result (with ``close()`` to abandon it). Called
+    whole, it is ``fn(*job)``, as every backend calls it; with one worker and a spare core,
+    ``LocalBackend`` runs each job's rest in a helper thread while the next job's first
+    step runs, so the playing thread never waits for a chunk's last slices to be encoded,
+    checksummed and written."""
+
+    def __init__(self, fn: Callable[..., Any], first: Callable[..., Any]) -> None:
+        self.fn, self.first = fn, first
+
+    def __call__(self, *job: Any) -> Any:
+        return self.fn(*job)
+
+
+def _overlapped(fn: TwoStep, jobs: Sequence[Job], on_result: Callable[[Any], None]) -> None:
+    """Every job's first step in this thread, its rest in one helper thread while the next
+    job's first step runs; each result goes to ``on_result`` here, in job order. On an
+    error or Ctrl-C, the job whose rest is running is finished and passed on (it is short:
+    a chunk's last encoding and files), the next one abandoned; the helper thread is gone
+    when this returns."""
+    with ThreadPoolExecutor(1, thread_name_prefix="job-rest") as helper:
+        pending: Future | None = None
+        rest = None
+        try:
+            for job in jobs:
+                rest = fn.first(*job)
+                if pending is not None:
+                    done, pending = pending, None
+                    on_result(done.result())
+                pending, rest = helper.submit(rest), None
+            if pending is not None:
+                done, pending = pending, None
+                on_result(done.result())
+        except BaseException:
+            with no_interrupts():
+                if rest is not None:
+                    rest.close()
+                if pending is not None:
+                    _harvest({pending}, on_result, wait_for=True)
+            raise
+
+
 class Backend(ABC):
     """Where jobs run. A job is ``fn(*job)`` with a module-level ``fn`` and plain arguments
     (strategy specs travel as strings), and it must be pure: the same job gives the same
@@ -209,8 +260,11 @@ class LocalBackend(Backend):
                       init: Callable[..., None] | None = None, init_args: Sequence[Any] = (),
                       specs: Sequence[str] = (), in_flight: int = 2) -> None:
         if self.workers <= 1 or len(jobs) <= 1:
-            for job in jobs:
-                on_result(fn(*job))
+            if isinstance(fn, TwoStep) and len(jobs) > 1 and spare_core():
+                _overlapped(fn, jobs, on_result)
+            else:
+                for job in jobs:
+                    on_result(fn(*job))
             return
         map_unordered(fn, jobs, min(self.workers, len(jobs)), self.start_method, on_result,
                       init, init_args, in_flight)
@@ -248,8 +302,12 @@ def local_executor(workers: int, start_method: str | None = None
         ex.shutdown(wait=True)
 
 
-def _harvest(pending: set[Future], on_result: Callable[[Any], None]) -> None:
-    """Pass on the results that arrived while the main process was stopping."""
+def _harvest(pending: set[Future], on_result: Callable[[Any], None],
+             wait_for: bool = False) -> None:
+    """Pass on the results that arrived while the main process was stopping (with
+    ``wait_for``, once the running ones end)."""
+    if wait_for:
+        wait(pending)
     for fut in list(pending):
         if fut.done() and not fut.cancelled() and fut.exception() is None:
             pending.discard(fut)
@@ -305,7 +363,7 @@ def sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
-__all__ = ["Backend", "LocalBackend", "WorkerDied", "default_start_method", "in_worker",
-           "local_executor",
+__all__ = ["Backend", "LocalBackend", "TwoStep", "WorkerDied", "default_start_method",
+           "in_worker", "local_executor",
            "main_process_gone", "map_unordered", "no_interrupts", "parent_alive",
            "sigterm_interrupts", "watch_parent"]

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from trixsim import __version__
-from trixsim.chunks import chunk_data, play_chunk, rows_text
+from trixsim.chunks import chunk_data, play_chunk, play_chunk_first, rows_text
 from trixsim.chunks import seats_of as _seats
 from trixsim.cutpoints import cut
 from trixsim.folders import FolderLock, create_folder, kind_of, write_marker
@@ -36,6 +36,7 @@ from trixsim.loading import split_specs
 from trixsim.pool import (
     Backend,
     LocalBackend,
+    TwoStep,
     WorkerDied,
     default_start_method,
     no_interrupts,
@@ -359,7 +360,9 @@ class RunWriter:
         legacy = self.meta.get("format") == LEGACY_FORMAT  # a format-1 run stays format 1
         if backend.shared:
             jobs = [(out, seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
-            fn: Callable[..., Chunk] = functools.partial(play_chunk, game=self.game)
+            fn: Callable[..., Chunk] = TwoStep(functools.partial(play_chunk, game=self.game),
+                                               functools.partial(play_chunk_first,
+                                                                 game=self.game))
         else:  # the workers cannot see the folder: they send the files' bytes
             jobs = [(seed, lu, self.lineups[lu], a, b, legacy) for lu, a, b in todo]
             fn = functools.partial(chunk_data, game=self.game)
