@@ -12,6 +12,10 @@ a games table: a 10,000-game chunk in one): each column of a row group is compre
 one call whose fixed cost outweighs a few thousand small values. The slices and row
 groups depend only on the chunk's game range, so a chunk gives the same bytes wherever
 and however it is played; the games themselves never depend on how a range is cut.
+
+A chunk can be played in two steps (``play_slices``, then calling the ``Played`` it
+returns), so that a process playing chunks one after another (one worker) plays the next
+while the last one's final slices are encoded and its files written.
 """
 
 from __future__ import annotations
