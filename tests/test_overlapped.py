@@ -82,3 +82,24 @@ def test_a_whole_call_elsewhere() -> None:
     got: list[int] = []
     LocalBackend(1).map_unordered(_two_step(log), [(7,)], got.append)
     assert got == [70] and log == []
+
+
+def test_ctrl_c_while_waiting_for_a_rest_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C can arrive while this thread waits for the running rest: it is still
+    finished and passed on."""
+    log: list = []
+    got: list[int] = []
+    real = pool.Future.result
+    calls = {"n": 0}
+
+    def interrupted(self: pool.Future, timeout: float | None = None) -> object:
+        calls["n"] += 1
+        if calls["n"] == 2:  # waiting for job 1's rest
+            raise KeyboardInterrupt
+        return real(self, timeout)
+
+    monkeypatch.setattr(pool.Future, "result", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        LocalBackend(1).map_unordered(_two_step(log), [(j,) for j in range(5)], got.append)
+    assert got == [0, 10]
+    assert ("closed", 2) in log

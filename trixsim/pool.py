@@ -180,13 +180,13 @@ def _overlapped(fn: TwoStep, jobs: Sequence[Job], on_result: Callable[[Any], Non
         try:
             for job in jobs:
                 rest = fn.first(*job)
-                if pending is not None:
-                    done, pending = pending, None
-                    on_result(done.result())
+                if pending is not None:  # interrupted while waiting: harvested below
+                    result, pending = pending.result(), None
+                    on_result(result)
                 pending, rest = helper.submit(rest), None
             if pending is not None:
-                done, pending = pending, None
-                on_result(done.result())
+                result, pending = pending.result(), None
+                on_result(result)
         except BaseException:
             with no_interrupts():
                 if rest is not None:
