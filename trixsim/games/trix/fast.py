@@ -105,11 +105,11 @@ def _play(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: np.nda
     ``params[s]``; where ``builtin[s]`` is 1 the seat plays uniformly at random, drawn
     inline (the base strategy's policy, without a call). A policy is not asked when one
     action is legal (its only legal answer: a third of a heuristic game's decisions, the
-    last trick's cards among them). A game's deal, pick and
-    contract-end events (the only ones the outcome rows read) are gathered as it plays
-    and handed at its end to ``folds[0]`` (``outcomes.fold_events``, through a function
-    pointer so that it stays out of the loop's body) with ``handle`` (an
-    ``OutcomeLog.handle``), so the rows come out in game order. With ``keep_events``,
+    last trick's cards among them). A game's deal, pick and contract-end events (the only
+    ones the outcome rows read) are gathered as it plays and handed at its end to
+    ``folds[0]`` (``outcomes.fold_events``, through a function pointer so that it stays
+    out of the loop's body) with ``handle`` (an ``OutcomeLog.handle``), so the rows come
+    out in game order. With ``keep_events``,
     every event is kept and returned (as ``rules.step`` reports them) with their number,
     and a game's events are folded from there. An illegal action stops the loop with
     ``err`` = (batch position, seat, decision, action), that game's state as it was

@@ -16,7 +16,7 @@ import pyarrow as pa
 from numba import carray, njit, types
 
 from trixsim import policykit
-from trixsim.arrow import bools, constant, dictionary, ints, owned_ints
+from trixsim.arrow import bools, constant, dictionary, ints, owned_ints, split_rows
 from trixsim.games.trix import cards, rules
 from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
@@ -152,7 +152,7 @@ class OutcomeLog:
         if not self.in_order:
             order = np.lexsort((rows[:, 1], rows[:, 0]))
             rows, quads = rows[order], quads[order]
-        cols = _split(rows, _ROW_COLUMNS) | _split(quads.reshape(n, -1), _QUAD_COLUMNS)
+        cols = split_rows(rows, _ROW_COLUMNS) | split_rows(quads.reshape(n, -1), _QUAD_COLUMNS)
         return contracts_table(cols, self.lineup)
 
 
@@ -248,52 +248,8 @@ _QUAD_COLUMNS: dict[str, tuple[int, type]] = {
 """The same for the per-seat quads (a row of 16: tricks, points, totals, won)."""
 
 
-def _split(src: np.ndarray, columns: dict[str, tuple[int, type]]) -> dict[str, np.ndarray]:
-    """The named columns of row-major ``src`` (int64), each a fresh contiguous array of
-    its type, in one pass over the rows (a pass per column, reading a whole row's cache
-    line for each value, cost several times more); ValueError if a value does not fit."""
-    n = src.shape[0]
-    by_type: dict[type, list[str]] = {}
-    for name, (_, typ) in columns.items():
-        by_type.setdefault(typ, []).append(name)
-    idx = {t: np.array([columns[k][0] for k in by_type.get(t, [])], dtype=np.int64)
-           for t in (_I8, _I16, _U32, _I64)}
-    out = {t: np.empty((len(idx[t]), n), dtype=t) for t in idx}
-    if not _split_rows(np.ascontiguousarray(src), idx[_I8], out[_I8], idx[_I16], out[_I16],
-                       idx[_U32], out[_U32], idx[_I64], out[_I64]):
-        raise ValueError("a contract column's values do not fit its type")
-    return {k: out[t][j] for t, names in by_type.items() for j, k in enumerate(names)}
-
-
-@njit(cache=True, nogil=True)
-def _split_rows(src: np.ndarray, i8: np.ndarray, o8: np.ndarray, i16: np.ndarray,
-                o16: np.ndarray, u32: np.ndarray, o32: np.ndarray, i64: np.ndarray,
-                o64: np.ndarray) -> bool:
-    """``oT[k, r] = src[r, iT[k]]`` for every row and type; False if a value is outside
-    its type's range."""
-    for r in range(src.shape[0]):
-        for k in range(i8.shape[0]):
-            x = src[r, i8[k]]
-            if x < -128 or x > 127:
-                return False
-            o8[k, r] = x
-        for k in range(i16.shape[0]):
-            x = src[r, i16[k]]
-            if x < -32768 or x > 32767:
-                return False
-            o16[k, r] = x
-        for k in range(u32.shape[0]):
-            x = src[r, u32[k]]
-            if x < 0 or x > 0xFFFFFFFF:
-                return False
-            o32[k, r] = x
-        for k in range(i64.shape[0]):
-            o64[k, r] = src[r, i64[k]]
-    return True
-
-
 def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
-    """The per-contract Arrow table from ``_split``'s columns (fresh arrays of their
+    """The per-contract Arrow table from ``split_rows``' columns (fresh arrays of their
     types, so Arrow takes their memory as it is)."""
     n = len(cols["game"])
     arrays: dict[str, pa.Array] = {"game": owned_ints(cols["game"]),
