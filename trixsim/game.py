@@ -172,7 +172,9 @@ class Game(Protocol):
     def audit(self, state: Any) -> Any:
         """An honesty check for a batch being played: ``after_step(state)`` returns a
         message naming a game whose state broke the rules (or None) and whether any game
-        is still being played."""
+        is still being played. An audit that also offers ``take(idx)`` (the audit of the
+        games at ``idx`` alone) and ``put(idx, part)`` (take a part's account back) lets
+        the loop drop finished games from the rows it steps."""
 
     def play_compiled(self, strategies: Any, seed: Any, game_ids: Any,
                       observer: Any = None) -> Any:

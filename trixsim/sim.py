@@ -5,9 +5,10 @@ Written against ``trixsim.game.Game`` only, and assumes no game: callers name it
 game-neutral strategies with no game named is refused. When the game can play a lineup inside
 compiled code (``game.play_compiled``: every seat offers a compiled policy), whole games
 run there. Otherwise each step asks every strategy once per decision kind for all the
-games where a seat it controls must take it (actions the rules force are applied without
-asking), checks the answers, and applies them all with one ``game.step``; the game's
-``audit`` checks the states stay honest. Both paths give the same games.
+games where a seat it controls must take it (actions the rules force, and the only legal
+action where there is one, are applied without asking), checks the answers, and applies
+them all with one ``game.step``; the game's ``audit`` checks the states stay honest. Both
+paths give the same games.
 """
 
 from __future__ import annotations
@@ -68,15 +69,24 @@ def _check(strategy: Strategy, name: str, ids: np.ndarray, idx: np.ndarray,
     return a.astype(np.int64, copy=False)
 
 
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+"""A de Bruijn sequence: a single bit times it has a distinct top six bits per bit."""
+
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _b in range(64):
+    _BIT_INDEX[(((1 << _b) * _DE_BRUIJN) >> 58) & 63] = _b
+
+
 @njit(cache=True)
-def _group(decision: np.ndarray, seat: np.ndarray, forced: np.ndarray,
+def _group(decision: np.ndarray, seat: np.ndarray, forced: np.ndarray, legal: np.ndarray,
            owner_of_seat: np.ndarray, n_decisions: int,
            n_owners: int) -> tuple[np.ndarray, np.ndarray]:
     """Batch positions grouped by (decision, owning strategy), by a counting sort.
 
     Group k = decision * n_owners + owner; group k's games are
-    ``order[start[k]:start[k + 1]]``, ascending. Forced actions and finished games belong
-    to no group.
+    ``order[start[k]:start[k + 1]]``, ascending. Where one action is legal (``legal``:
+    the masks as int64 bits) it goes to ``forced``, the only legal answer: nobody is
+    asked. Forced actions and finished games belong to no group.
     """
     n_groups = n_decisions * n_owners
     key = np.full(decision.shape[0], -1, dtype=np.int64)
@@ -84,6 +94,10 @@ def _group(decision: np.ndarray, seat: np.ndarray, forced: np.ndarray,
     for g in range(decision.shape[0]):
         d = decision[g]
         if d < 0 or forced[g] >= 0:
+            continue
+        lm = legal[g]
+        if lm != 0 and (lm & (lm - 1)) == 0:
+            forced[g] = _BIT_INDEX[((lm * _DE_BRUIJN) >> 58) & 63]
             continue
         k = d * n_owners + owner_of_seat[seat[g]]
         key[g] = k
@@ -116,7 +130,8 @@ def game_of(strategies: Sequence[Strategy], game: Game | None = None) -> Game:
 def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
            game: Game | None = None) -> np.ndarray:
     """One checked action per game from the strategies seated in it (forced actions where
-    the rules force them; -1 in finished games). ``game``: see ``game_of``."""
+    the rules force them, the only legal one where one action is legal: nobody is asked
+    then; -1 in finished games). ``game``: see ``game_of``."""
     game = game_of(strategies, game)
     legal = np.asarray(legal)
     decision, seat_of, actions = game.pending(state, legal)
@@ -131,7 +146,8 @@ def decide(state: Any, strategies: Sequence[Strategy], legal: np.ndarray,
             owner_of_seat[seat] = len(owners)
             owners.append(s)
     decisions = game.decisions
-    order, start = _group(decision, seat_of, actions, owner_of_seat, len(decisions),
+    bits = legal.view(np.int64) if legal.dtype == np.uint64 else np.asarray(legal, np.int64)
+    order, start = _group(decision, seat_of, actions, bits, owner_of_seat, len(decisions),
                           len(owners))
     n = len(owners)
     for k, strategy in enumerate(owners):
@@ -219,9 +235,26 @@ def play_batch(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray |
     return _play_stepwise(strategies, seed, game_ids, observer, game)
 
 
+COMPACT_EVERY = 16
+"""Steps between two looks at how many games of a stepwise batch are still played."""
+
+COMPACT_BELOW = 0.75
+"""The stepwise loop drops finished games from its working rows once fewer than this
+share of them is still played: every step reads every row, and a batch's rows outgrow
+the cache, so rows of games already over cost as much as live ones."""
+
+
 def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
                    observer: Observer | None, game: Game) -> Any:
-    """``play_batch`` step by step through the strategies' methods."""
+    """``play_batch`` step by step through the strategies' methods.
+
+    Steps work on the rows of the games still being played (``cur``; ``pos`` their places
+    in the whole batch ``st``, None while they are all of them): finished games are
+    dropped from time to time and their rows written back (the audit follows them with
+    ``take`` and ``put``, and checks the whole batch once more at the end), and the
+    events' batch positions are those of the whole batch. An observer watching steps sees the whole
+    batch throughout (nothing is dropped), and so does a game whose audit cannot follow
+    a subset (no ``take``)."""
     log = game.event_log() if hasattr(observer, "events") else None
     if log is not None and getattr(observer, "event_kinds", None) is not None:
         log.kinds = frozenset(observer.event_kinds)  # type: ignore[union-attr]
@@ -232,24 +265,48 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
         observer.events(st, log.rows)  # type: ignore[union-attr]
     legal = game.legal_action_mask(st)
     audit = game.audit(st)
-    live = True
+    compact = before is None and after is None and hasattr(audit, "take")
+    whole, cur, pos = audit, st, None
+    live, steps = True, 0
     while live:
-        actions = decide(st, strategies, legal, game)
+        actions = decide(cur, strategies, legal, game)
         if before is not None:
             before(st, actions, legal)
         try:
-            legal = game.step(st, actions, events=log, legal=legal)
+            legal = game.step(cur, actions, events=log, legal=legal)
         except IllegalActionError as exc:
-            raise _blame(st, game, strategies, actions, exc) from None
-        bad, live = audit.after_step(st)
+            raise _blame(cur, game, strategies, actions, exc) from None
+        bad, live = audit.after_step(cur)
         if bad is not None:
-            raise IntegrityError(f"{bad} (strategies: "
-                                 f"{', '.join(s.label for s in strategies)})")
+            raise _dishonest(bad, strategies)
         if log is not None:
-            observer.events(st, log.rows)  # type: ignore[union-attr]
+            rows = log.rows
+            if pos is not None:
+                rows[:, 0] = pos[rows[:, 0]]  # to the whole batch's positions
+            observer.events(st, rows)  # type: ignore[union-attr]
         if after is not None:
             after(st)
+        steps += 1
+        if compact and live and steps % COMPACT_EVERY == 0:
+            keep = np.flatnonzero(game.decision(cur) >= 0)
+            if len(keep) < COMPACT_BELOW * cur.batch_size:
+                if pos is not None:
+                    st.data[pos] = cur.data
+                    whole.put(pos, audit)
+                pos = keep if pos is None else pos[keep]
+                cur, legal, audit = cur.take(keep), legal[keep], audit.take(keep)
+    if pos is not None:  # the rows back, and the whole batch checked once more
+        st.data[pos] = cur.data
+        whole.put(pos, audit)
+        bad, _ = whole.after_step(st)
+        if bad is not None:
+            raise _dishonest(bad, strategies)
     return st
+
+
+def _dishonest(message: str, strategies: Sequence[Strategy]) -> IntegrityError:
+    """The audit's complaint, with the lineup."""
+    return IntegrityError(f"{message} (strategies: {', '.join(s.label for s in strategies)})")
 
 
 __all__ = ["PATHS", "IntegrityError", "Observer", "StrategyError", "decide", "game_of",

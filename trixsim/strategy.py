@@ -18,7 +18,8 @@ draws inline in that game's own terms.
 
 Actions: ``pick`` returns a contract id (trixsim.games.trix.types), ``declare`` 1 to declare the
 king of hearts or 0 not to, ``play`` and ``place`` a card (trixsim.games.trix.cards). Trix passes
-are not asked: a seat with nothing to place passes by rule.
+are not asked: a seat with nothing to place passes by rule. Where one action is legal, no
+path asks: the loop plays that action, the only legal answer.
 """
 
 from __future__ import annotations

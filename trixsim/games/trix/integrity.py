@@ -27,6 +27,16 @@ class TotalsAudit:
         self.account = st.totals.copy()
         self.counted = st.contract_no.copy()  # contracts already in the account
 
+    def take(self, idx: np.ndarray) -> TotalsAudit:
+        """The account of the games at ``idx`` only (the loop dropped finished games)."""
+        out = object.__new__(TotalsAudit)
+        out.account, out.counted = self.account[idx], self.counted[idx]
+        return out
+
+    def put(self, idx: np.ndarray, part: TotalsAudit) -> None:
+        """Take back the account of the games at ``idx`` from ``part`` (its ``take``)."""
+        self.account[idx], self.counted[idx] = part.account, part.counted
+
     def after_step(self, st: GameState) -> tuple[str | None, bool]:
         """After a step: a message naming the first game whose totals broke the rules (or
         None), and whether any game is still being played."""

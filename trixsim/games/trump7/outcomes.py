@@ -109,6 +109,16 @@ class PointsAudit:
     def __init__(self, st: GameState) -> None:
         self.checked = st.phase == DONE
 
+    def take(self, idx: np.ndarray) -> PointsAudit:
+        """The check of the games at ``idx`` only (the loop dropped finished games)."""
+        out = object.__new__(PointsAudit)
+        out.checked = self.checked[idx]
+        return out
+
+    def put(self, idx: np.ndarray, part: PointsAudit) -> None:
+        """Take back the check of the games at ``idx`` from ``part`` (its ``take``)."""
+        self.checked[idx] = part.checked
+
     def after_step(self, st: GameState) -> tuple[str | None, bool]:
         """A message naming the first finished game that broke the rules (or None), and
         whether any game is still being played."""
