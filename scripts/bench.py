@@ -41,8 +41,9 @@ from trixsim.games.trix.adapter import RandomOneGameBot, adapt
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.outcomes import OutcomeLog
 from trixsim.games.trix.policy import key_counter, uniform_action
-from trixsim.games.trix.rules import _DEALING, _deal, legal_one, step_one
+from trixsim.games.trix.rules import legal_one
 from trixsim.games.trix.state import COL, empty
+from trixsim.games.trix.transitions import _DEALING, _deal, step_one
 from trixsim.games.trix.types import DONE, PASS, PLACE
 from trixsim.loading import load_seats
 from trixsim.rng import STREAM_STRATEGY, first_picker, hash4

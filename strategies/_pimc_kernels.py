@@ -22,7 +22,7 @@ from trixsim.strategies import heuristic_kernels
 from trixsim.strategies.heuristic_kernels import heuristic_decide
 
 from trixsim import rng
-from trixsim.games.trix import cards, rules
+from trixsim.games.trix import cards, rules, transitions
 from trixsim.games.trix import policy as policy_module
 from trixsim.games.trix import worlds as worlds_module
 from trixsim.games.trix.cards import bit_count, low_card
@@ -34,8 +34,9 @@ from trixsim.games.trix.policy import (
     state_row,
     uniform_action,
 )
-from trixsim.games.trix.rules import legal_one, step_one
+from trixsim.games.trix.rules import legal_one
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.transitions import step_one
 from trixsim.games.trix.types import DECLARE, DONE, PASS, PICK, PLACE, PLAY
 from trixsim.games.trix.worlds import apply, sample_world
 from trixsim.jitcache import guard, sources
@@ -44,8 +45,8 @@ from trixsim.search import deal as deal_module
 from trixsim.search import pimc as driver_module
 from trixsim.search.pimc import MAX_ACTIONS, best_action, specialise
 
-guard(__file__, sources(cards, rng, policy_module, rules, worlds_module, heuristic_kernels,
-                        deal_module, driver_module),
+guard(__file__, sources(cards, rng, policy_module, rules, transitions, worlds_module,
+                        heuristic_kernels, deal_module, driver_module),
       tuple(C.items()), DONE, PASS, PLACE)
 
 # Parameter vector layout.

@@ -27,7 +27,8 @@ from trixsim.games.trix.events import (
     decode,
 )
 from trixsim.games.trix.outcomes import OutcomeLog
-from trixsim.games.trix.rules import add_points, trick_winner
+from trixsim.games.trix.rules import trick_winner
+from trixsim.games.trix.transitions import add_points
 from trixsim.games.trix.types import DONE, TRIX
 from trixsim.loading import load_seats
 from trixsim.sim import decide, play_batch

@@ -15,14 +15,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from trixsim.games.trix import rules
-from trixsim.games.trix.rules import add_points, ends_game
+from trixsim.games.trix import rules, transitions
+from trixsim.games.trix.transitions import add_points, ends_game
 from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.games.trix.verify import check_rows
 from trixsim.jitcache import guard, sources
 
 # _chain compiles in the rules it calls: refresh its cache when they change
-guard(__file__, sources(rules))
+guard(__file__, sources(rules, transitions))
 
 
 def verify_tables(tables: dict[str, Any], start: int, stop: int,

@@ -21,8 +21,8 @@ from trixsim.games.trix import (
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.observation import FIELDS
 from trixsim.games.trix.redeal import History, pairs, trix_history_problems
-from trixsim.games.trix.rules import add_points
 from trixsim.games.trix.state import COL
+from trixsim.games.trix.transitions import add_points
 from trixsim.games.trix.types import DECISION_NAMES, DECLARE, DONE, PASS, PICK, PLACE
 from trixsim.testing._common import (
     _action_text,
@@ -156,7 +156,7 @@ def check_game_engine(games: int = 100, seed: int = 0) -> None:
       and the trix history in the deciding seat's observation (``trix_log``, ``trix_n``)
       is the contract's placements and passes, in order, with their seats;
     - the totals are, after every contract, the previous totals plus its points with the
-      1000 rule (``trixsim.games.trix.rules.add_points``); games end when a total passes 1000
+      1000 rule (``trixsim.games.trix.transitions.add_points``); games end when a total passes 1000
       or after 28 contracts, and never before.
     """
     if games < 1:

@@ -25,7 +25,7 @@ from trixsim import rng
 from trixsim.gamekit import game as gamekit
 from trixsim.gamekit.events import keep as _keep
 from trixsim.gamekit.events import no_events
-from trixsim.games.trix import cards, events, outcomes, policy, rules, state
+from trixsim.games.trix import cards, events, outcomes, policy, rules, state, transitions
 from trixsim.games.trix.cards import low_card
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import EV_WIDTH
@@ -33,29 +33,22 @@ from trixsim.games.trix.observation import strategy_subkey
 from trixsim.games.trix.outcomes import OutcomeLog, fold_events
 from trixsim.games.trix.policy import decision_key, uniform_action, uniform_policy
 from trixsim.games.trix.rules import (
-    _DEALING,
-    FIRST_PICKER,
-    GAME_ID,
-    PHASE,
-    TURN,
-    _deal,
     _emit_deal,
     _emit_end,
     _emit_pick,
     _emit_step,
     _is_legal,
     legal_one,
-    step_one,
 )
-from trixsim.games.trix.state import COL, GameState, empty
+from trixsim.games.trix.state import COL, FIRST_PICKER, GAME_ID, PHASE, TURN, GameState, empty
+from trixsim.games.trix.transitions import _DEALING, _deal, step_one
 from trixsim.games.trix.types import DECLARE, DONE, PASS, PICK, PLACE
 from trixsim.jitcache import guard, sources
 from trixsim.rng import first_picker
 from trixsim.strategy import UNIFORM
 
-guard(__file__, sources(cards, rng, events, outcomes, policy, rules, state), tuple(COL.items()),
-      EV_WIDTH, DONE, PASS, PICK, DECLARE, PLACE,
-      _DEALING)
+guard(__file__, sources(cards, rng, events, outcomes, policy, rules, state, transitions),
+      tuple(COL.items()), EV_WIDTH, DONE, PASS, PICK, DECLARE, PLACE, _DEALING)
 
 _CONTRACT_NO = COL["contract_no"]
 _TRICK_NO = COL["trick_no"]

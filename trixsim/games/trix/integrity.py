@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trixsim.games.trix import rules
-from trixsim.games.trix.rules import add_points
+from trixsim.games.trix import rules, transitions
 from trixsim.games.trix.state import GameState
+from trixsim.games.trix.transitions import add_points
 from trixsim.games.trix.types import DONE
 from trixsim.jitcache import guard, sources
 
-guard(__file__, sources(rules), DONE)
+guard(__file__, sources(rules, transitions), DONE)
 
 
 class TotalsAudit:

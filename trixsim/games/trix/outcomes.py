@@ -17,11 +17,12 @@ from numba import carray, njit, types
 
 from trixsim import policykit
 from trixsim.arrow import bools, constant, dictionary, ints, owned_ints, split_rows
-from trixsim.games.trix import cards, rules
+from trixsim.games.trix import cards, rules, transitions
 from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
-from trixsim.games.trix.rules import multiplier, winners_losers
+from trixsim.games.trix.rules import winners_losers
 from trixsim.games.trix.state import GameState
+from trixsim.games.trix.transitions import multiplier
 from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.jitcache import guard, sources
 from trixsim.policykit import int64_ptr
@@ -63,8 +64,8 @@ GAME_COLUMNS: dict[str, str] = {
 }
 
 # _consume compiles in the event kinds and the rules it calls: refresh its cache
-guard(__file__, sources(cards, rules, policykit), KH_MASK, DEAL, PICK, CONTRACT_END, EV_WIDTH,
-      multiplier.py_func.__code__.co_code)
+guard(__file__, sources(cards, rules, transitions, policykit), KH_MASK, DEAL, PICK,
+      CONTRACT_END, EV_WIDTH, multiplier.py_func.__code__.co_code)
 
 _QUADS = ("tricks", "points", "totals", "won")
 _CONTRACT_KEYS = ("game", "number", "picker", "pick", "contract", "multiplier", "forced",

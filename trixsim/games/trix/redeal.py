@@ -6,7 +6,7 @@ cards lie. A re-deal gives those cards out again, each seat keeping its number o
 so that the contract's public history is unchanged: every pick, card, trix pass and K♥
 declaration, in the same order and by the same seats. Shown voids and a declared K♥ guide
 the sampling; then the contract is replayed from its deal with the new hands through the
-rules (``rules.step_one``), another seat's K♥ question answered as the history shows (a
+rules (``transitions.step_one``), another seat's K♥ question answered as the history shows (a
 declaration) or by keeping quiet, and the re-deal is kept only if every public action is
 legal for the same seat at the same moment and the replay stops at the same decision of
 ``t``. The replay checks what the sampling does not (trix passes, who starts trix, a trix
@@ -25,14 +25,16 @@ from numba import njit
 
 from trixsim import rng
 from trixsim.game import Redeals
-from trixsim.games.trix import cards, rules
+from trixsim.games.trix import cards, rules, transitions
 from trixsim.games.trix.cards import KH_MASK
-from trixsim.games.trix.rules import _DEALING, _is_legal, legal_one, step_one
+from trixsim.games.trix.rules import _is_legal, legal_one
 from trixsim.games.trix.state import COL, WIDTH, GameState
+from trixsim.games.trix.transitions import _DEALING, step_one
 from trixsim.games.trix.types import DECISION_NAMES, DECLARE, DONE, GENERAL, PASS, PLACE, RAY
 from trixsim.jitcache import guard, sources
 
-guard(__file__, sources(cards, rng, rules), tuple(COL.items()), DECLARE, DONE, _DEALING)
+guard(__file__, sources(cards, rng, rules, transitions), tuple(COL.items()), DECLARE, DONE,
+      _DEALING)
 
 _PHASE, _TURN, _HANDS = COL["phase"], COL["turn"], COL["hands"]
 _PLAYED_BY, _VOIDS, _DECLARED = COL["played_by"], COL["voids"], COL["declared"]

@@ -1,10 +1,11 @@
 """The rules of Trix as a state machine over a batch of games: the only implementation.
 
-``legal_action_mask`` says what the seat to act may do; ``step`` applies one action per
-game. Games in a batch move independently: one may be picking while another places a
-trix card. The per-game logic is compiled (numba) and looped over the batch, so one rule
-text serves a batch of 100,000 games and a single interactive table alike. Section
-numbers refer to the "Interpretations fixed by trixsim" of docs/rules.md.
+``legal_action_mask`` says what the seat to act may do; ``step`` checks and applies one
+action per game (how one action changes one game is ``transitions.step_one``). Games in
+a batch move independently: one may be picking while another places a trix card. The
+per-game logic is compiled (numba) and looped over the batch, so one rule text serves a
+batch of 100,000 games and a single interactive table alike. Section numbers refer to
+the "Interpretations fixed by trixsim" of docs/rules.md.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from numba import njit
 from trixsim import rng
 from trixsim.errors import IllegalActionError as _IllegalActionError
 from trixsim.gamekit.events import buffers, no_events
-from trixsim.games.trix import cards
+from trixsim.games.trix import cards, transitions
 from trixsim.games.trix.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
-from trixsim.games.trix.cards import bit_count as popcount
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import CARD as EV_CARD
 from trixsim.games.trix.events import CONTRACT_END as EV_CONTRACT_END
@@ -30,7 +30,33 @@ from trixsim.games.trix.events import PASS as EV_PASS
 from trixsim.games.trix.events import PICK as EV_PICK
 from trixsim.games.trix.events import PLACE as EV_PLACE
 from trixsim.games.trix.events import TRICK as EV_TRICK
-from trixsim.games.trix.state import COL, FIELDS, GameState, empty
+from trixsim.games.trix.state import (
+    BEST_CARD,
+    CONTRACT_NO,
+    DECLARED,
+    FIELDS,
+    FIRST_PICKER,
+    GAME_ID,
+    HANDS,
+    LAST_WINNER,
+    OUT_FIRST,
+    OUT_SECOND,
+    PHASE,
+    PICKER,
+    PLAYED,
+    POINTS,
+    TOTALS,
+    TRICK_LOG,
+    TRICK_N,
+    TRICK_NO,
+    TRICKS,
+    TURN,
+    USED,
+    WON,
+    GameState,
+    empty,
+)
+from trixsim.games.trix.transitions import _DEALING, _deal, beats, step_one
 from trixsim.games.trix.types import (
     DAMET,
     DECLARE,
@@ -47,61 +73,19 @@ from trixsim.games.trix.types import (
     TRIX,
 )
 from trixsim.jitcache import guard, sources
-from trixsim.rng import deal_one, first_picker
+from trixsim.rng import first_picker
 
 _TRIX_BIT = 1 << TRIX
 _PASS_BIT = 1 << PASS
-guard(__file__, sources(cards, rng), FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
+guard(__file__, sources(cards, rng, transitions), FIELDS, DIAMOND_MASK, JACKS, KH_MASK, QUEENS,
       (DAMET, DECLARE, DINERI, DONE, FARCHA, GENERAL, PASS, PICK, PLACE, PLAY, PLI, RAY, TRIX),
       (EV_WIDTH, EV_DEAL, EV_PICK, EV_DECLARE, EV_CARD, EV_TRICK, EV_PLACE, EV_PASS, EV_OUT,
        EV_CONTRACT_END, EV_GAME_END))
 
-# Column offsets of the state rows (compile-time constants in the kernels).
-GAME_ID = COL["game_id"]
-FIRST_PICKER = COL["first_picker"]
-CONTRACT_NO = COL["contract_no"]
-USED = COL["used"]
-TOTALS = COL["totals"]
-PHASE = COL["phase"]
-TURN = COL["turn"]
-PLY = COL["ply"]
-PICKER = COL["picker"]
-CONTRACT = COL["contract"]
-HANDS = COL["hands"]
-PLAYED_BY = COL["played_by"]
-PLAYED = COL["played"]
-WON = COL["won"]
-TRICKS = COL["tricks"]
-TRICK_NO = COL["trick_no"]
-TRICK_CARDS = COL["trick_cards"]
-TRICK_N = COL["trick_n"]
-LEADER = COL["leader"]
-BEST_CARD = COL["best_card"]
-BEST_SEAT = COL["best_seat"]
-LAST_WINNER = COL["last_winner"]
-DECLARED = COL["declared"]
-OUT_FIRST = COL["out_first"]
-OUT_SECOND = COL["out_second"]
-POINTS = COL["points"]
-VOIDS = COL["voids"]
-TRICK_LOG = COL["trick_log"]
-TRIX_LOG = COL["trix_log"]
-TRIX_N = COL["trix_n"]
-TRIX_LOG_MAX = 8 * FIELDS[[f[0] for f in FIELDS].index("trix_log")][1]
-"""Moves the trix log holds: 128, the most a contract can make (a placement, then at most
-three passes before the next: four seats never all pass while cards remain)."""
-STOP_AFTER = COL["stop_after"]
 
 
 class IllegalActionError(_IllegalActionError):
     """Actions that the Trix rules do not allow in the games' current state."""
-
-
-@njit(cache=True, inline='always')
-def beats(card: int, best: int) -> bool:
-    """Whether ``card`` takes the trick from ``best``, the card winning it so far: only a
-    higher card of the same suit does (the suit led, since ``best`` always has it)."""
-    return (card >> 3) == (best >> 3) and card > best
 
 
 def trick_winner(leader: int, cards: list[int]) -> int:
@@ -200,10 +184,8 @@ def legal_action_mask(st: GameState) -> np.ndarray:
     return out
 
 
-_DEALING = DONE + 1
 _BRIEF = frozenset({EV_DEAL, EV_PICK, EV_CONTRACT_END, EV_GAME_END})
 """The events a step writes alone when no others are asked for."""
-"""Internal phase: the contract ended and the next deal (a chance event) is due."""
 
 # Events: one int64 row each, [batch position, kind, seat, contract number (0-based),
 # p0..p21]; see trixsim.games.trix.events for their meaning and readable form.
@@ -293,50 +275,6 @@ def _emit_step(S: np.ndarray, g: int, ph: int, t: int, a: int, cn: int, tn: int,
             _emit(E, n, g, EV_OUT, t, cn, 2, 0, 0, 0)
     if S[g, CONTRACT_NO] != cn:
         _emit_end(S, g, cn, E, n)
-
-
-@njit(cache=True, inline='always')
-def _deal(S: np.ndarray, g: int, seed: int, deals: np.ndarray) -> None:
-    """The chance event: the next contract's deal, imposed or from (seed, game, contract)."""
-    cn = S[g, CONTRACT_NO]
-    if deals.shape[0] > 0 and deals[g, cn, 0] >= 0:
-        for s in range(4):
-            S[g, HANDS + s] = deals[g, cn, s]
-    else:
-        deal_one(seed, S[g, GAME_ID], cn, S[g, HANDS:HANDS + 4])
-    start_contract(S, g)
-
-
-@njit(cache=True)
-def start_contract(S: np.ndarray, g: int) -> None:
-    """Start a freshly dealt contract (§2) and wait for its picker (§3)."""
-    cn = S[g, CONTRACT_NO]
-    pk = (S[g, FIRST_PICKER] + cn) % 4
-    S[g, PICKER] = pk
-    S[g, TURN] = pk
-    S[g, LEADER] = pk
-    S[g, PHASE] = PICK
-    S[g, CONTRACT] = -1
-    S[g, PLAYED] = 0
-    S[g, TRICK_NO] = 0
-    S[g, TRICK_N] = 0
-    S[g, BEST_CARD] = -1
-    S[g, BEST_SEAT] = -1
-    S[g, LAST_WINNER] = -1
-    S[g, DECLARED] = -1
-    S[g, OUT_FIRST] = -1
-    S[g, OUT_SECOND] = -1
-    S[g, VOIDS] = 0
-    for k in range(8):
-        S[g, TRICK_LOG + k] = -1
-    for k in range(TRIX_LOG_MAX // 8):
-        S[g, TRIX_LOG + k] = 0
-    S[g, TRIX_N] = 0
-    for s in range(4):
-        S[g, PLAYED_BY + s] = 0
-        S[g, WON + s] = 0
-        S[g, TRICKS + s] = 0
-        S[g, TRICK_CARDS + s] = -1
 
 
 @njit(cache=True)
@@ -504,222 +442,3 @@ def with_pass(st: GameState, legal: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True, inline='always')
-def step_one(S: np.ndarray, g: int, a: int) -> None:
-    """Apply a legal action to game ``g``.
-
-    ``ply`` counts the public actions (picks, cards, trix passes, declarations of the K♥):
-    a holder keeping quiet is no event the other seats see, so it is not counted (§12).
-    """
-    ph = S[g, PHASE]
-    if ph != DECLARE or a == 1:
-        S[g, PLY] += 1
-    if ph == PLAY:
-        _play(S, g, a)
-    elif ph == PLACE:
-        _place(S, g, a)
-    elif ph == PICK:
-        _pick(S, g, a)
-    else:
-        S[g, DECLARED] = S[g, TURN] if a == 1 else -1
-        S[g, PHASE] = PLAY
-
-
-@njit(cache=True, inline='always')
-def _pick(S: np.ndarray, g: int, a: int) -> None:
-    """The picker names a contract (§3); trix starts with its starter (§11)."""
-    S[g, CONTRACT] = a
-    pk = S[g, PICKER]
-    S[g, USED + pk] |= 1 << a
-    if a == TRIX:
-        for k in range(4):
-            s = (pk + k) % 4
-            if (np.int64(S[g, HANDS + s]) & JACKS) != 0:
-                S[g, TURN] = s
-                break
-        S[g, PHASE] = PLACE
-    else:
-        _enter_play_turn(S, g)
-
-
-@njit(cache=True, inline='always')
-def _enter_play_turn(S: np.ndarray, g: int) -> None:
-    """The seat in ``turn`` is about to play: the K♥ holder first decides to declare (§5)."""
-    t = S[g, TURN]
-    c = S[g, CONTRACT]
-    if ((c == RAY or c == GENERAL) and (np.int64(S[g, HANDS + t]) & KH_MASK) != 0
-            and S[g, PLAYED_BY + t] == 0):
-        S[g, PHASE] = DECLARE
-    else:
-        S[g, PHASE] = PLAY
-
-
-@njit(cache=True, inline='always')
-def _play(S: np.ndarray, g: int, a: int) -> None:
-    """Play a card to the current trick; the highest card of the suit led wins it."""
-    t = S[g, TURN]
-    bit = np.int64(1) << a
-    S[g, HANDS + t] = np.int64(S[g, HANDS + t]) & ~bit
-    S[g, PLAYED_BY + t] = np.int64(S[g, PLAYED_BY + t]) | bit
-    S[g, PLAYED] = np.int64(S[g, PLAYED]) | bit
-    n = S[g, TRICK_N]
-    S[g, TRICK_CARDS + n] = a
-    led = S[g, TRICK_CARDS] >> 3
-    if n > 0 and (a >> 3) != led:  # shown out of the suit led: public from now on
-        S[g, VOIDS] = np.int64(S[g, VOIDS]) | (np.int64(1) << (4 * t + led))
-    best = S[g, BEST_CARD]
-    if n == 0 or beats(a, best):
-        S[g, BEST_CARD] = a
-        S[g, BEST_SEAT] = t
-    n += 1
-    S[g, TRICK_N] = n
-    if n < 4:
-        S[g, TURN] = (t + 1) % 4
-        _enter_play_turn(S, g)
-    else:
-        _complete_trick(S, g)
-
-
-@njit(cache=True)
-def _complete_trick(S: np.ndarray, g: int) -> None:
-    """The winner takes the trick and leads next; early ends are checked (§6)."""
-    w = S[g, BEST_SEAT]
-    S[g, TRICKS + w] += 1
-    m = np.int64(S[g, WON + w])
-    log = np.int64(S[g, LEADER])
-    for k in range(4):
-        m |= np.int64(1) << S[g, TRICK_CARDS + k]
-        log |= np.int64(S[g, TRICK_CARDS + k]) << (8 * k + 8)
-        S[g, TRICK_CARDS + k] = -1
-    S[g, TRICK_LOG + S[g, TRICK_NO]] = log
-    S[g, WON + w] = m
-    S[g, TRICK_NO] += 1
-    S[g, LAST_WINNER] = w
-    S[g, LEADER] = w
-    S[g, TURN] = w
-    S[g, TRICK_N] = 0
-    S[g, BEST_CARD] = -1
-    S[g, BEST_SEAT] = -1
-    c = S[g, CONTRACT]
-    pl = np.int64(S[g, PLAYED])
-    if (S[g, TRICK_NO] == 8
-            or (c == DINERI and (pl & DIAMOND_MASK) == DIAMOND_MASK)
-            or (c == DAMET and (pl & QUEENS) == QUEENS)
-            or (c == RAY and (pl & KH_MASK) != 0)):
-        trick_points(S, g)
-        _finish_contract(S, g)
-    else:
-        _enter_play_turn(S, g)
-
-
-@njit(cache=True)
-def multiplier(contract: int, pick: int) -> int:
-    """The factor on the picker's own points (§4): 2, 4 on the seventh pick, 1 in trix."""
-    if contract == TRIX:
-        return 1
-    return 4 if pick == 7 else 2
-
-
-@njit(cache=True)
-def trick_points(S: np.ndarray, g: int) -> None:
-    """Write the points of a finished trick contract (§4-§8) into ``S[g, POINTS]``."""
-    c = S[g, CONTRACT]
-    decl = S[g, DECLARED]
-    mult = multiplier(c, S[g, CONTRACT_NO] // 4 + 1)
-    for s in range(4):
-        won = np.int64(S[g, WON + s])
-        tr = np.int64(S[g, TRICKS + s])
-        nd = popcount(won & DIAMOND_MASK)
-        dineri = 150 if nd == 8 else 10 * nd
-        damet = 20 * popcount(won & QUEENS)
-        pli = 150 if tr == 8 else 10 * tr
-        farcha = 100 if S[g, LAST_WINNER] == s else 0
-        ray = 0
-        if (won & KH_MASK) != 0:
-            ray = 200 if decl >= 0 else 100
-        if c == DINERI:
-            p = dineri
-        elif c == DAMET:
-            p = damet
-        elif c == PLI:
-            p = pli
-        elif c == FARCHA:
-            p = farcha
-        elif c == RAY:
-            p = ray
-        else:
-            p = 0 if tr == 8 else dineri + damet + pli + farcha + ray
-        if s == S[g, PICKER]:
-            p *= mult
-        S[g, POINTS + s] = p
-    if decl >= 0 and (np.int64(S[g, WON + decl]) & KH_MASK) == 0:
-        S[g, POINTS + decl] -= 50
-
-
-@njit(cache=True, inline='always')
-def _next_holder(S: np.ndarray, g: int, t: int) -> None:
-    """Turn passes to the next seat after ``t`` that still holds cards (§11)."""
-    for k in range(1, 5):
-        s = (t + k) % 4
-        if S[g, HANDS + s] != 0:
-            S[g, TURN] = s
-            return
-
-
-@njit(cache=True, inline='always')
-def _place(S: np.ndarray, g: int, a: int) -> None:
-    """Place a trix card or pass (§11); an ace gives another turn; stop at the second out."""
-    t = S[g, TURN]
-    m = S[g, TRIX_N]
-    if m < TRIX_LOG_MAX:  # the public history (§12): who placed what, who passed
-        code = np.int64((t << 6) | a) << np.int64(8 * (m % 8))
-        S[g, TRIX_LOG + m // 8] = np.int64(S[g, TRIX_LOG + m // 8]) | code
-        S[g, TRIX_N] = m + 1
-    if a == PASS:
-        _next_holder(S, g, t)
-        return
-    bit = np.int64(1) << a
-    S[g, HANDS + t] = np.int64(S[g, HANDS + t]) & ~bit
-    S[g, PLAYED_BY + t] = np.int64(S[g, PLAYED_BY + t]) | bit
-    S[g, PLAYED] = np.int64(S[g, PLAYED]) | bit
-    if S[g, HANDS + t] == 0:
-        if S[g, OUT_FIRST] >= 0:
-            for s in range(4):
-                S[g, POINTS + s] = 0
-            S[g, POINTS + S[g, OUT_FIRST]] = -100
-            S[g, POINTS + t] = -50
-            S[g, OUT_SECOND] = t
-            _finish_contract(S, g)
-            return
-        S[g, OUT_FIRST] = t
-        _next_holder(S, g, t)
-    elif (a & 7) != 7:
-        _next_holder(S, g, t)
-
-
-@njit(cache=True)
-def add_points(total: int, points: int) -> int:
-    """A seat's total after a contract's points: exactly 1000 returns to 0 (§9)."""
-    v = total + points
-    return 0 if v == 1000 else v
-
-
-@njit(cache=True)
-def ends_game(total: int, contracts_played: int) -> bool:
-    """Whether a game ends: a total above 1000, or 28 contracts played (§9)."""
-    return total > 1000 or contracts_played >= 28
-
-
-@njit(cache=True)
-def _finish_contract(S: np.ndarray, g: int) -> None:
-    """Add the points, apply the 1000 rule, end the game or deal the next contract (§9)."""
-    over = False
-    for s in range(4):
-        v = add_points(S[g, TOTALS + s], S[g, POINTS + s])
-        S[g, TOTALS + s] = v
-        over |= ends_game(v, 0)
-    S[g, CONTRACT_NO] += 1
-    if over or ends_game(0, S[g, CONTRACT_NO]) or S[g, STOP_AFTER] != 0:
-        S[g, PHASE] = DONE
-    else:
-        S[g, PHASE] = _DEALING

@@ -53,6 +53,42 @@ LAYOUT = Layout(FIELDS)
 COL: dict[str, int] = LAYOUT.col
 WIDTH = LAYOUT.width
 
+# Column offsets of the state rows (compile-time constants in the kernels).
+GAME_ID = COL["game_id"]
+FIRST_PICKER = COL["first_picker"]
+CONTRACT_NO = COL["contract_no"]
+USED = COL["used"]
+TOTALS = COL["totals"]
+PHASE = COL["phase"]
+TURN = COL["turn"]
+PLY = COL["ply"]
+PICKER = COL["picker"]
+CONTRACT = COL["contract"]
+HANDS = COL["hands"]
+PLAYED_BY = COL["played_by"]
+PLAYED = COL["played"]
+WON = COL["won"]
+TRICKS = COL["tricks"]
+TRICK_NO = COL["trick_no"]
+TRICK_CARDS = COL["trick_cards"]
+TRICK_N = COL["trick_n"]
+LEADER = COL["leader"]
+BEST_CARD = COL["best_card"]
+BEST_SEAT = COL["best_seat"]
+LAST_WINNER = COL["last_winner"]
+DECLARED = COL["declared"]
+OUT_FIRST = COL["out_first"]
+OUT_SECOND = COL["out_second"]
+POINTS = COL["points"]
+VOIDS = COL["voids"]
+TRICK_LOG = COL["trick_log"]
+TRIX_LOG = COL["trix_log"]
+TRIX_N = COL["trix_n"]
+TRIX_LOG_MAX = 8 * FIELDS[[f[0] for f in FIELDS].index("trix_log")][1]
+"""Moves the trix log holds: 128, the most a contract can make (a placement, then at most
+three passes before the next: four seats never all pass while cards remain)."""
+STOP_AFTER = COL["stop_after"]
+
 
 class GameState(BatchState):
     """B independent games; ``data`` is the (B, WIDTH) int64 array the kernels work on.

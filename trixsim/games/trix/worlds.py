@@ -26,17 +26,18 @@ import numpy as np
 from numba import njit
 
 from trixsim import rng
-from trixsim.games.trix import cards, policy, rules, state
+from trixsim.games.trix import cards, policy, rules, state, transitions
 from trixsim.games.trix.cards import KH_MASK, bit_count
-from trixsim.games.trix.rules import _is_legal, legal_one, placeable_one, step_one
+from trixsim.games.trix.rules import _is_legal, legal_one, placeable_one
 from trixsim.games.trix.state import COL, WIDTH
+from trixsim.games.trix.transitions import step_one
 from trixsim.games.trix.types import DONE, PASS, PLACE
 from trixsim.jitcache import guard, sources
 from trixsim.search import deal as deal_module
 from trixsim.search.deal import deal_into, work_size
 
-guard(__file__, sources(cards, rng, policy, rules, state, deal_module), tuple(COL.items()),
-      DONE, PASS, PLACE)
+guard(__file__, sources(cards, rng, policy, rules, state, transitions, deal_module),
+      tuple(COL.items()), DONE, PASS, PLACE)
 
 FULL = 0xFFFFFFFF
 _NO_GROUPS = np.zeros(0, dtype=np.int64)
