@@ -1,6 +1,8 @@
 """``heuristic``: a rule-of-thumb player, and single-aspect variants of it.
 
-Each decision is a compiled kernel over the batch (strategies/heuristic_kernels.py):
+Each decision is a compiled kernel over the batch (strategies/heuristic_kernels.py, the card
+play and placements in strategies/heuristic_play.py, the parameter layout in
+strategies/heuristic_params.py):
 
 - pick: take trix when the hand suits it or from pick ``trix_by_pick`` on; otherwise the
   legal contract whose estimated cost for this hand beats that contract's average cost by
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 from trixsim.strategies import heuristic_kernels as K
+from trixsim.strategies import heuristic_params as P
+from trixsim.strategies.heuristic_play import place_kernel, play_kernel
 
 from trixsim.games.trix.observation import Observation
 from trixsim.games.trix.types import TRIX
@@ -94,31 +98,31 @@ class HeuristicStrategy(Strategy):
 
     policy = K.heuristic_policy
     modes: dict[int, int] = {}
-    """The compiled policy's variant switches (``K.P_*_MODE``), set by the variants."""
+    """The compiled policy's variant switches (``P.P_*_MODE``), set by the variants."""
 
     def policy_params(self) -> np.ndarray:
         """The compiled policy's vector: the parameters, the variant's modes, the baseline."""
-        p = np.zeros(K.N_POLICY_PARAMS)
-        p[:K.N_PARAMS] = self._prm()
+        p = np.zeros(P.N_POLICY_PARAMS)
+        p[:P.N_PARAMS] = self._prm()
         for k, v in self.modes.items():
             p[k] = v
-        p[K.P_BASE:K.P_BASE + 7] = baseline_costs()
+        p[P.P_BASE:P.P_BASE + 7] = baseline_costs()
         return p
 
     def _prm(self) -> np.ndarray:
         """The parameters as the kernels' float vector."""
-        p = np.zeros(K.N_PARAMS)
-        p[K.P_DECLARE_MARGIN] = self.declare_margin
-        p[K.P_TRIX_MIN_SCORE] = self.trix_min_score
-        p[K.P_TRIX_BY_PICK] = self.trix_by_pick
-        p[K.P_SEVENTH_WEIGHT] = self.seventh_weight
-        p[K.P_FARCHA_SHED_TRICKS] = self.farcha_shed_tricks
-        p[K.P_LEAD_GUARD] = self.lead_guard
-        p[K.P_PLACE_OWN] = self.place_own_weight
-        p[K.P_PLACE_OTHER] = self.place_other_weight
-        p[K.P_PLACE_ACE] = self.place_ace_bonus
-        p[K.P_FARCHA_BY_RANK] = float(self.farcha_by_rank)
-        p[K.P_OVER_1000] = self.over_1000_penalty
+        p = np.zeros(P.N_PARAMS)
+        p[P.P_DECLARE_MARGIN] = self.declare_margin
+        p[P.P_TRIX_MIN_SCORE] = self.trix_min_score
+        p[P.P_TRIX_BY_PICK] = self.trix_by_pick
+        p[P.P_SEVENTH_WEIGHT] = self.seventh_weight
+        p[P.P_FARCHA_SHED_TRICKS] = self.farcha_shed_tricks
+        p[P.P_LEAD_GUARD] = self.lead_guard
+        p[P.P_PLACE_OWN] = self.place_own_weight
+        p[P.P_PLACE_OTHER] = self.place_other_weight
+        p[P.P_PLACE_ACE] = self.place_ace_bonus
+        p[P.P_FARCHA_BY_RANK] = float(self.farcha_by_rank)
+        p[P.P_OVER_1000] = self.over_1000_penalty
         return p
 
     # -- pick: trix timing, then contract order (two plug-in points)
@@ -150,14 +154,14 @@ class HeuristicStrategy(Strategy):
     def play(self, obs: Observation) -> np.ndarray:
         """Duck, shed, or lead per the contract's danger cards."""
         out = np.empty(len(obs), dtype=np.int64)
-        K.play_kernel(obs.legal, obs.hand, obs.played, obs.contract, obs.best_card,
+        play_kernel(obs.legal, obs.hand, obs.played, obs.contract, obs.best_card,
                       obs.trick_n, obs.trick_no, obs.declared, self._prm(), out)
         return out
 
     def place(self, obs: Observation) -> np.ndarray:
         """The trix card that frees own cards and blocks others."""
         out = np.empty(len(obs), dtype=np.int64)
-        K.place_kernel(obs.legal, obs.hand, obs.played, self._prm(), out)
+        place_kernel(obs.legal, obs.hand, obs.played, self._prm(), out)
         return out
 
 
@@ -167,7 +171,7 @@ class NoDeclareHeuristic(HeuristicStrategy):
     name = "heuristic-nodeclare"
     description = "heuristic, but never declares the king of hearts"
     policy = K.heuristic_policy  # speaks for the override below
-    modes = {K.P_DECLARE_MODE: 1}
+    modes = {P.P_DECLARE_MODE: 1}
 
     def declare(self, obs: Observation) -> np.ndarray:
         """Always keep quiet."""
@@ -180,7 +184,7 @@ class DeclareHeuristic(HeuristicStrategy):
     name = "heuristic-declare"
     description = "heuristic, but always declares the king of hearts when allowed"
     policy = K.heuristic_policy  # speaks for the override below
-    modes = {K.P_DECLARE_MODE: 2}
+    modes = {P.P_DECLARE_MODE: 2}
 
     def declare(self, obs: Observation) -> np.ndarray:
         """Always declare."""
@@ -193,7 +197,7 @@ class EarlyTrixHeuristic(HeuristicStrategy):
     name = "heuristic-early-trix"
     description = "heuristic, but takes trix whenever it is legal"
     policy = K.heuristic_policy  # speaks for the override below
-    modes = {K.P_TRIX_MODE: 1}
+    modes = {P.P_TRIX_MODE: 1}
 
     def wants_trix(self, obs: Observation) -> np.ndarray:
         """Trix wherever legal."""
@@ -206,14 +210,14 @@ class LateTrixHeuristic(HeuristicStrategy):
     name = "heuristic-late-trix"
     description = "heuristic, but takes trix only when it is the only choice"
     policy = K.heuristic_policy  # speaks for the override below
-    modes = {K.P_TRIX_MODE: 2}
+    modes = {P.P_TRIX_MODE: 2}
 
     def wants_trix(self, obs: Observation) -> np.ndarray:
         """Trix only where it is the only legal contract."""
         return obs.legal == (1 << TRIX)
 
 
-FIXED_ORDER = K.FIXED_ORDER
+FIXED_ORDER = P.FIXED_ORDER
 
 
 class FixedOrderHeuristic(HeuristicStrategy):
@@ -223,7 +227,7 @@ class FixedOrderHeuristic(HeuristicStrategy):
     description = ("heuristic, but picks contracts in the fixed order general, ray, damet, "
                    "dineri, pli, farcha (trix timing unchanged)")
     policy = K.heuristic_policy  # speaks for the override below
-    modes = {K.P_ORDER_MODE: 1}
+    modes = {P.P_ORDER_MODE: 1}
 
     def choose_contract(self, obs: Observation) -> np.ndarray:
         """The first legal contract of FIXED_ORDER (trix only if forced)."""

@@ -18,6 +18,8 @@ ALLOWED: dict[str, str] = {
     # Trix's own plug-ins: its strategies and their kernels
     "trixsim.strategies.heuristic": "Trix's heuristic",
     "trixsim.strategies.heuristic_kernels": "Trix's heuristic's compiled kernels",
+    "trixsim.strategies.heuristic_params": "Trix's heuristic's parameters and card masks",
+    "trixsim.strategies.heuristic_play": "Trix's heuristic's card play and placements",
     "trixsim.strategies.pimc": "Trix's pimc",
     "trixsim.strategies._pimc_kernels": "Trix's pimc's compiled kernels",
     "trixsim.strategies.expert": "Trix's learned expert policy",
