@@ -34,44 +34,42 @@ from trixsim.jitcache import guard, sources
 # its compiled code includes the card functions and suit masks it calls
 guard(__file__, sources(cards, heuristic_params))
 
+@njit(cache=True, inline="always")
+def _danger_masks(contract: int) -> tuple[int, int, int]:
+    """The cards that carry points to whoever takes them in this contract, by kind: the
+    diamonds (10 each), the queens (20 each), the K♥ (its estimated value); a kind the
+    contract does not count is an empty mask."""
+    return (DIAMOND_MASK if contract == DINERI or contract == GENERAL else 0,
+            QUEENS if contract == DAMET or contract == GENERAL else 0,
+            KH_MASK if contract == RAY or contract == GENERAL else 0)
+
+
 @njit(cache=True)
 def _danger(c: int, contract: int, kh_value: float) -> float:
     """Points a card carries to whoever takes it in this contract."""
+    diamonds, queens, kh = _danger_masks(contract)
     v = 0.0
-    if contract == DINERI or contract == GENERAL:
-        if (c >> 3) == 2:
-            v += 10.0
-    if contract == DAMET or contract == GENERAL:
-        if (c & 7) == 4:
-            v += 20.0
-    if contract == RAY or contract == GENERAL:
-        if c == KH:
-            v += kh_value
+    if (diamonds >> c) & 1:
+        v += 10.0
+    if (queens >> c) & 1:
+        v += 20.0
+    if (kh >> c) & 1:
+        v += kh_value
     return v
 
 
 @njit(cache=True)
 def _danger_mask(contract: int) -> int:
     """The cards ``_danger`` gives points to in this contract, as a mask."""
-    m = np.int64(0)
-    if contract == DINERI or contract == GENERAL:
-        m |= DIAMOND_MASK
-    if contract == DAMET or contract == GENERAL:
-        m |= QUEENS
-    if contract == RAY or contract == GENERAL:
-        m |= KH_MASK
-    return m
+    diamonds, queens, kh = _danger_masks(contract)
+    return np.int64(diamonds | queens | kh)
 
 
 @njit(cache=True)
 def _big_danger_mask(contract: int) -> int:
     """The cards ``_danger`` gives 20 points or more in this contract (a queen, the K♥)."""
-    m = np.int64(0)
-    if contract == DAMET or contract == GENERAL:
-        m |= QUEENS
-    if contract == RAY or contract == GENERAL:
-        m |= KH_MASK
-    return m
+    _, queens, kh = _danger_masks(contract)
+    return np.int64(queens | kh)
 
 
 @njit(cache=True)
