@@ -241,7 +241,7 @@ COMPACT_EVERY = 16
 COMPACT_BELOW = 0.75
 """The stepwise loop drops finished games from its working rows once fewer than this
 share of them is still played: every step reads every row, and a batch's rows outgrow
-the cache, so rows of games already over cost as much as live ones."""
+the cache, so each pass fetches the rows of games already over from memory too."""
 
 
 def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarray | range,
@@ -252,9 +252,9 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
     in the whole batch ``st``, None while they are all of them): finished games are
     dropped from time to time and their rows written back (the audit follows them with
     ``take`` and ``put``, and checks the whole batch once more at the end), and the
-    events' batch positions are those of the whole batch. An observer watching steps sees the whole
-    batch throughout (nothing is dropped), and so does a game whose audit cannot follow
-    a subset (no ``take``)."""
+    events' batch positions are those of the whole batch. An observer watching steps
+    sees the whole batch throughout (nothing is dropped), and so does a game whose audit
+    cannot follow a subset (no ``take`` and ``put``)."""
     log = game.event_log() if hasattr(observer, "events") else None
     if log is not None and getattr(observer, "event_kinds", None) is not None:
         log.kinds = frozenset(observer.event_kinds)  # type: ignore[union-attr]
@@ -265,7 +265,8 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
         observer.events(st, log.rows)  # type: ignore[union-attr]
     legal = game.legal_action_mask(st)
     audit = game.audit(st)
-    compact = before is None and after is None and hasattr(audit, "take")
+    compact = (before is None and after is None and hasattr(audit, "take")
+               and hasattr(audit, "put"))
     whole, cur, pos = audit, st, None
     live, steps = True, 0
     while live:
