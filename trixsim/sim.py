@@ -19,9 +19,14 @@ from typing import Any, Protocol
 import numpy as np
 from numba import njit
 
+from trixsim import choice
+from trixsim.choice import nth_bit
 from trixsim.errors import IllegalActionError, IntegrityError, StrategyError
 from trixsim.game import Game, mask_actions
+from trixsim.jitcache import guard, sources
 from trixsim.strategy import Strategy
+
+guard(__file__, sources(choice))  # _group compiles in the bit kernel it calls
 
 PATHS = ("auto", "compiled", "stepwise")
 
@@ -69,14 +74,6 @@ def _check(strategy: Strategy, name: str, ids: np.ndarray, idx: np.ndarray,
     return a.astype(np.int64, copy=False)
 
 
-_DE_BRUIJN = 0x03F79D71B4CB0A89
-"""A de Bruijn sequence: a single bit times it has a distinct top six bits per bit."""
-
-_BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _b in range(64):
-    _BIT_INDEX[(((1 << _b) * _DE_BRUIJN) >> 58) & 63] = _b
-
-
 @njit(cache=True)
 def _group(decision: np.ndarray, seat: np.ndarray, forced: np.ndarray, legal: np.ndarray,
            owner_of_seat: np.ndarray, n_decisions: int,
@@ -97,7 +94,7 @@ def _group(decision: np.ndarray, seat: np.ndarray, forced: np.ndarray, legal: np
             continue
         lm = legal[g]
         if lm != 0 and (lm & (lm - 1)) == 0:
-            forced[g] = _BIT_INDEX[((lm * _DE_BRUIJN) >> 58) & 63]
+            forced[g] = nth_bit(lm, 0)
             continue
         k = d * n_owners + owner_of_seat[seat[g]]
         key[g] = k
