@@ -155,7 +155,7 @@ class HeuristicStrategy(Strategy):
         """Duck, shed, or lead per the contract's danger cards."""
         out = np.empty(len(obs), dtype=np.int64)
         play_kernel(obs.legal, obs.hand, obs.played, obs.contract, obs.best_card,
-                      obs.trick_n, obs.trick_no, obs.declared, self._prm(), out)
+                    obs.trick_n, obs.trick_no, obs.declared, self._prm(), out)
         return out
 
     def place(self, obs: Observation) -> np.ndarray:
