@@ -14,7 +14,8 @@ One small untimed batch is played first, so loading compiled kernels is not time
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
     python scripts/bench.py --codecs --runs 7       # Parquet codecs for chunk files
     python scripts/bench.py --scaling --dask        # the same through a Dask cluster
-    python scripts/bench.py --search                # pimc's searched decisions per second
+    python scripts/bench.py --search                # pimc's decisions per second and times
+    python scripts/bench.py --search expert         # any Trix strategy, through its methods
     python scripts/bench.py --search pimc --search pimc:prune=0   # back to back, ratios
     python scripts/bench.py --trump7                # trump7 random play vs its scalar loop
     python scripts/bench.py --trump7 trump7-bid     # the same with the bid
@@ -147,57 +148,72 @@ def in_process(configs: list[str], games: int, batch: int, runs: int, seed: int)
               f"games, batch {batch:,}, one core, tables built")
 
 
-def search(runs: int, seed: int, specs: Sequence[str] = ("pimc",)) -> None:
-    """Searched decisions per second of search strategies (Trix's pimc with any
-    parameters): decision states collected from heuristic games (every decision with
-    more than one legal action), each answered by the strategy's compiled kernel, one
-    core. The specs take turns within each round; with several, each line also gives its
+def search(runs: int, seed: int, specs: Sequence[str] = ("pimc",), games: int = 40) -> None:
+    """Decisions per second of Trix strategies (``pimc`` with any parameters, ``expert``,
+    a strategy loaded by import path), each through its own methods: decision states
+    collected from ``games`` heuristic games (every decision with more than one legal
+    action), all of them answered by the strategy at once (one call per kind of
+    decision), one core.
+    The specs take turns within each round; with several, each line also gives its
     per-round ratio to the first spec's rate. Rates by wall time and by the process's CPU
-    time (steadier on a shared machine: time spent waiting for a core is not counted)."""
-    from trixsim.strategies._pimc_kernels import pimc_batch
-
+    time (steadier on a shared machine: time spent waiting for a core is not counted).
+    Then, from one more pass with every decision asked alone (the strategy's method called
+    with that decision's observation), the time one decision takes: median, 99th
+    percentile and worst, as a person at the table waits for it."""
     from trixsim.games.trix import GameState
-    from trixsim.games.trix.observation import observe
+    from trixsim.sim import decide
 
-    rows, legal, hands, keys = [], [], [], []
+    game = get_game("trix")
+    states: list[np.ndarray] = []
+    legal: list[np.ndarray] = []
 
     class Collect:
         def before_step(self, st: GameState, actions: np.ndarray, lm: np.ndarray) -> None:
             m = (np.asarray(lm) & 0xFFFFFFFF).astype(np.int64)
             idx = np.flatnonzero((np.bitwise_count(m) > 1) & (st.phase != DONE))
             if idx.size:
-                obs = observe(st, idx, m[idx])
-                rows.append(obs.state_rows())
-                legal.append(m[idx])
-                hands.append(obs.hand.copy())
-                keys.append(obs.key.copy())
+                states.append(st.data[idx].copy())
+                legal.append(np.asarray(lm)[idx].copy())
 
-    play_batch(load_seats("heuristic", "trix"), seed, range(40), observer=Collect(),
-               path="stepwise", game=get_game("trix"))
-    R, L, H, K = (np.concatenate(x) for x in (rows, legal, hands, keys))
-    prms = [load_seats(spec, "trix")[0].policy_params() for spec in specs]
-    out = np.empty(len(R), dtype=np.int64)
-    for prm in prms:
-        pimc_batch(R[:20], L[:20], H[:20], K[:20], prm, out[:20])
+    play_batch(load_seats("heuristic", "trix"), seed, range(games), observer=Collect(),
+               path="stepwise", game=game)
+    chance = Chance(seed)
+    big = GameState(np.concatenate(states), chance)
+    L = np.concatenate(legal)
+    n = big.batch_size
+    lineups = [load_seats(spec, "trix")[:1] * 4 for spec in specs]
+    for seats in lineups:  # load (and on a first run compile) the kernels, untimed
+        decide(big.take(np.arange(20)), seats, L[:20], game)
     wall: list[list[float]] = [[] for _ in specs]
     cpu: list[list[float]] = [[] for _ in specs]
     for _ in range(runs):
-        for i, prm in enumerate(prms):
+        for i, seats in enumerate(lineups):
             t0, c0 = time.perf_counter(), time.process_time()
-            pimc_batch(R, L, H, K, prm, out)
-            wall[i].append(len(R) / (time.perf_counter() - t0))
-            cpu[i].append(len(R) / (time.process_time() - c0))
+            decide(big, seats, L, game)
+            wall[i].append(n / (time.perf_counter() - t0))
+            cpu[i].append(n / (time.process_time() - c0))
+    kinds = game.decision(big)
     for i, spec in enumerate(specs):
         ratio = ""
         if i:
             r = [a / b for a, b in zip(cpu[i], cpu[0], strict=True)]
             ratio = (f"  {statistics.median(r):.2f}x {specs[0]} by CPU time (rounds "
                      f"{', '.join(f'{x:.2f}' for x in r)})")
-        print(f"{spec:<22} {statistics.median(wall[i]):>10,.0f} searched decisions/s (min "
+        strategy = lineups[i][0]
+        ms = np.empty(n)
+        for g in range(n):  # each decision asked alone, its observation made untimed
+            obs = game.strategy_view(big, np.array([g]), L[g:g + 1], strategy.observes)
+            method = strategy.method_for(game.decisions[kinds[g]].method)
+            t0 = time.perf_counter()
+            method(obs)
+            ms[g] = (time.perf_counter() - t0) * 1e3
+        print(f"{spec:<22} {statistics.median(wall[i]):>10,.0f} decisions/s (min "
               f"{min(wall[i]):,.0f}, max {max(wall[i]):,.0f}); by CPU time "
               f"{statistics.median(cpu[i]):,.0f} (min {min(cpu[i]):,.0f}, max "
-              f"{max(cpu[i]):,.0f}){ratio}  [{len(R):,} decisions with more than one legal "
-              f"action from 40 heuristic games, {runs} runs, one core]")
+              f"{max(cpu[i]):,.0f}){ratio}; one decision: median "
+              f"{np.median(ms):.3f} ms, 99th percentile {np.percentile(ms, 99):.3f} ms, "
+              f"worst {ms.max():.3f} ms  [{n:,} decisions with more than one legal "
+              f"action from {games} heuristic games, {runs} runs, one core]")
 
 
 def trump7(name: str, games: int, batch: int, runs: int, seed: int) -> None:
@@ -421,8 +437,9 @@ def main() -> None:
     ap.add_argument("--dask", action="store_true",
                     help="with --scaling: through local Dask clusters of 1 and 2 workers")
     ap.add_argument("--search", metavar="SPEC", nargs="?", const="pimc", action="append",
-                    help="searched decisions per second of pimc (or a pimc SPEC); repeat "
-                         "to time several back to back, with ratios to the first")
+                    help="decisions per second, and the time of one decision, of pimc (or "
+                         "any Trix strategy SPEC); repeat to time several back to "
+                         "back, with ratios to the first")
     ap.add_argument("--trump7", metavar="GAME", nargs="?", const="trump7",
                     choices=("trump7", "trump7-bid"),
                     help="trump7 (or trump7-bid) random play against its scalar loop")
