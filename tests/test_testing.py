@@ -320,6 +320,29 @@ def test_a_game_whose_reasons_disagree_with_its_masks_fails() -> None:
         check_game(Lenient(), games=4)
 
 
+def test_a_game_whose_advance_plays_a_choice_fails() -> None:
+    """A game that ``advances`` but, advancing, also takes a decision that was a seat's
+    choice (the lowest legal action) plays other games than stepping: the kit says so."""
+    from trixsim.games.trix import TrixGame
+    from trixsim.testing import check_game
+
+    class Hasty(TrixGame):
+        def step(self, state, actions, events=None, legal=None, advance=False):  # type: ignore[no-untyped-def]
+            out = super().step(state, actions, events, legal, advance)
+            if advance:
+                live = state.phase != 4
+                if live.any():
+                    m = out.astype(np.int64)
+                    low = np.where(m != 0, np.log2(np.maximum(m & -m, 1)).astype(np.int64), 0)
+                    out = super().step(state, low, events, out, advance)
+            return out
+
+    with pytest.raises(AssertionError, match=r"check_game\('trix'\) failed the advance "
+                                             r"check: step\(\.\.\., advance=True\) played "
+                                             r"other games"):
+        check_game(Hasty(), games=4)
+
+
 # ---------------------------------------------------------------- fair play
 
 _H, _PB, _SEAT = COL["hands"], COL["played_by"], C["seat"]

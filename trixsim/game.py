@@ -139,7 +139,12 @@ class Game(Protocol):
 
     def step(self, state: Any, actions: np.ndarray, events: Any = None) -> ActionMask:
         """Apply one action per game in place and return the new legal masks; what
-        happened is reported to ``events`` if given (nothing is made otherwise)."""
+        happened is reported to ``events`` if given (nothing is made otherwise). A game
+        that sets ``advances = True`` also takes ``legal`` (this state's masks) and
+        ``advance``: with it, each game then goes on by itself through the actions nobody
+        chooses (one its rules force, the only legal one) until its seat to act has a
+        choice, the game ends, or a scoring unit (a Trix contract) ends; the stepwise
+        loop then asks the strategies fewer times for the same games."""
 
     def decision(self, state: Any) -> np.ndarray:
         """Per game, the decision id the seat to act must take, or -1 once over."""

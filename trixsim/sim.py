@@ -264,6 +264,10 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
     audit = game.audit(st)
     compact = (before is None and after is None and hasattr(audit, "take")
                and hasattr(audit, "put"))
+    # games that can, go on by themselves through the actions nobody chooses (unless an
+    # observer watches every step)
+    extra = {"advance": True} if (getattr(game, "advances", False) and before is None
+                                  and after is None) else {}
     whole, cur, pos = audit, st, None
     live, steps = True, 0
     while live:
@@ -271,7 +275,7 @@ def _play_stepwise(strategies: Sequence[Strategy], seed: int, game_ids: np.ndarr
         if before is not None:
             before(st, actions, legal)
         try:
-            legal = game.step(cur, actions, events=log, legal=legal)
+            legal = game.step(cur, actions, events=log, legal=legal, **extra)
         except IllegalActionError as exc:
             raise _blame(cur, game, strategies, actions, exc) from None
         bad, live = audit.after_step(cur)

@@ -11,7 +11,10 @@ nothing else, so a second rule set is checked by the same code:
 - every legal action has a name;
 - play is deterministic (same seed and actions, same states) and asking for events
   changes nothing;
-- every game ends within ``max_steps``.
+- every game ends within ``max_steps``;
+- for a game that ``advances`` (``step(..., advance=True)`` plays the actions nobody
+  chooses), advancing plays the same games as stepping every action: the same choices at
+  the same decisions end in the same states.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ def check_game(game: Game, games: int = 40, seed: int = 0, max_steps: int = 5000
     ids = np.arange(games)
     st = game.init(seed, ids)
     twin = game.init(seed, ids, events=events) if events is not None else game.init(seed, ids)
+    if getattr(game, "advances", False):
+        _check_advance(who, game, seed, ids, max_steps)
     legal = game.legal_action_mask(st)
     for n in range(max_steps):
         decision = game.decision(st)
@@ -60,6 +65,47 @@ def check_game(game: Game, games: int = 40, seed: int = 0, max_steps: int = 5000
             raise _fail(who, "masks", f"step {n + 1} returned masks that differ from "
                         "legal_action_mask")
     raise _fail(who, "termination", f"games still running after {max_steps} steps")
+
+
+def _play_choices(game: Game, seed: int, ids: np.ndarray, advance: bool,
+                  max_steps: int) -> tuple[Any, int]:
+    """Play games where each choice depends only on the game and how many choices it made
+    before (a lone legal action is no choice): the final state and the steps taken."""
+    st = game.init(seed, ids)
+    legal = game.legal_action_mask(st)
+    made = np.zeros(len(ids), dtype=np.int64)
+    for n in range(max_steps):
+        live = game.decision(st) >= 0
+        if not live.any():
+            return st, n
+        actions = np.zeros(len(ids), dtype=np.int64)
+        for g in np.flatnonzero(live):
+            acts = mask_actions(int(legal[g]))
+            if len(acts) > 1:
+                pick = (int(ids[g]) * 7919 + int(made[g]) * 104729 + seed) % len(acts)
+                actions[g] = acts[pick]
+                made[g] += 1
+            else:
+                actions[g] = acts[0]
+        legal = game.step(st, actions, **({"advance": True} if advance else {}))
+        if advance and not np.array_equal(legal, game.legal_action_mask(st)):
+            raise _fail(f"check_game({game.name!r})", "advance",
+                        f"step {n + 1} with advance returned masks that differ from "
+                        "legal_action_mask")
+    raise _fail(f"check_game({game.name!r})", "termination",
+                f"games still running after {max_steps} steps")
+
+
+def _check_advance(who: str, game: Game, seed: int, ids: np.ndarray, max_steps: int) -> None:
+    """Advancing plays the same games as stepping every action, in no more steps."""
+    stepped, n_stepped = _play_choices(game, seed, ids, False, max_steps)
+    advanced, n_advanced = _play_choices(game, seed, ids, True, max_steps)
+    if not _same(stepped, advanced) or n_advanced > n_stepped:
+        raise _fail(who, "advance", "step(..., advance=True) played other games than "
+                    "stepping every action (the same choices at the same decisions)"
+                    if not _same(stepped, advanced) else
+                    f"advancing took {n_advanced} steps, more than the {n_stepped} of "
+                    "stepping every action")
 
 
 def _random_actions(rng: np.random.Generator, legal: np.ndarray,

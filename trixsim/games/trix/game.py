@@ -145,11 +145,17 @@ class TrixGame(CompiledGame):
         """The engine's 32-bit masks with the forced trix pass added as bit 32."""
         return with_pass(state, legal)
 
+    advances = True
+    """``step(..., advance=True)`` plays the actions nobody chooses (see ``Game.step``)."""
+
     def step(self, state: GameState, actions: np.ndarray, events: EventLog | None = None,
-             legal: ActionMask | None = None) -> ActionMask:
+             legal: ActionMask | None = None, advance: bool = False) -> ActionMask:
         """Apply one action per game in place (its events into ``events`` if given);
-        IllegalActionError names refused games. ``legal``: this state's masks, if known."""
-        return step(state, actions, legal, events=events, pass_bit=True)
+        IllegalActionError names refused games. ``legal``: this state's masks, if known.
+        ``advance``: then play on through the trix passes and lone legal actions until a
+        seat has a choice or the contract ends (with an event log that keeps only the
+        outcome rows' events, or none)."""
+        return step(state, actions, legal, events=events, pass_bit=True, advance=advance)
 
     # -- hooks for the loop (trixsim.sim) -------------------------------------------------
 

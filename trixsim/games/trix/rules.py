@@ -17,7 +17,7 @@ from trixsim import rng
 from trixsim.errors import IllegalActionError as _IllegalActionError
 from trixsim.gamekit.events import buffers, no_events
 from trixsim.games.trix import cards, transitions
-from trixsim.games.trix.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS
+from trixsim.games.trix.cards import DIAMOND_MASK, JACKS, KH_MASK, QUEENS, low_card
 from trixsim.games.trix.chance import Chance
 from trixsim.games.trix.events import CARD as EV_CARD
 from trixsim.games.trix.events import CONTRACT_END as EV_CONTRACT_END
@@ -340,7 +340,7 @@ def _refused(S: np.ndarray, g: int, a: int, lm: int) -> bool:
 @njit(cache=True)
 def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
                legal_out: np.ndarray, seed: int, deals: np.ndarray, E: np.ndarray,
-               n: np.ndarray, pass_bit: bool, brief: bool) -> np.ndarray:
+               n: np.ndarray, pass_bit: bool, brief: bool, advance: bool) -> np.ndarray:
     """Check every action, then apply them all and write the new legal masks (with the
     forced trix pass as bit 32 when ``pass_bit``: the masks the game hands the loop).
     ``brief``: of the events, only deals, picks and contract (and game) ends.
@@ -361,27 +361,37 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
         return bad
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE:
-            if E.shape[0] > 0 and brief:  # the outcome rows' events only
-                ph, a, cn = S[g, PHASE], actions[g], S[g, CONTRACT_NO]
-                if ph == PICK:
-                    _emit_pick(S, g, S[g, TURN], a, cn, np.int64(legal[g]) & 0xFFFFFFFF,
-                               E, n)
-                step_one(S, g, a)
-                if S[g, CONTRACT_NO] != cn:
-                    _emit_end(S, g, cn, E, n)
-            elif E.shape[0] > 0:
-                ph, t, a = S[g, PHASE], S[g, TURN], actions[g]
-                cn, tn, out1 = S[g, CONTRACT_NO], S[g, TRICK_NO], S[g, OUT_FIRST]
-                step_one(S, g, a)
-                _emit_step(S, g, ph, t, a, cn, tn, out1, np.int64(legal[g]) & 0xFFFFFFFF,
-                           E, n)
-            else:
-                step_one(S, g, actions[g])
-            if S[g, PHASE] == _DEALING:
-                _deal(S, g, seed, deals)
-                if E.shape[0] > 0:
-                    _emit_deal(S, g, E, n)
-            lm = legal_one(S, g)
+            cn0 = S[g, CONTRACT_NO]
+            a = actions[g]
+            lm = np.int64(legal[g]) & 0xFFFFFFFF
+            while True:
+                if E.shape[0] > 0 and brief:  # the outcome rows' events only
+                    ph, cn = S[g, PHASE], S[g, CONTRACT_NO]
+                    if ph == PICK:
+                        _emit_pick(S, g, S[g, TURN], a, cn, lm, E, n)
+                    step_one(S, g, a)
+                    if S[g, CONTRACT_NO] != cn:
+                        _emit_end(S, g, cn, E, n)
+                elif E.shape[0] > 0:
+                    ph, t = S[g, PHASE], S[g, TURN]
+                    cn, tn, out1 = S[g, CONTRACT_NO], S[g, TRICK_NO], S[g, OUT_FIRST]
+                    step_one(S, g, a)
+                    _emit_step(S, g, ph, t, a, cn, tn, out1, lm, E, n)
+                else:
+                    step_one(S, g, a)
+                if S[g, PHASE] == _DEALING:
+                    _deal(S, g, seed, deals)
+                    if E.shape[0] > 0:
+                        _emit_deal(S, g, E, n)
+                lm = legal_one(S, g)
+                if not advance or S[g, PHASE] == DONE or S[g, CONTRACT_NO] != cn0:
+                    break
+                if lm == 0 and S[g, PHASE] == PLACE:
+                    a = PASS
+                elif lm != 0 and (lm & (lm - 1)) == 0:
+                    a = low_card(lm)
+                else:
+                    break
             if pass_bit and lm == 0 and S[g, PHASE] == PLACE:
                 lm = _PASS_BIT
             legal_out[g] = lm
@@ -391,7 +401,8 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
 
 
 def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
-         events: EventLog | None = None, pass_bit: bool = False) -> np.ndarray:
+         events: EventLog | None = None, pass_bit: bool = False,
+         advance: bool = False) -> np.ndarray:
     """Apply one action per game, in place, and return the new legal-action masks.
 
     DONE games ignore their action. ``legal`` may pass ``legal_action_mask(st)`` when the
@@ -418,7 +429,8 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
     kinds = getattr(events, "kinds", None)
     brief = kinds is not None and kinds <= _BRIEF
     bad = _step_many(st.data, a, np.ascontiguousarray(legal, dtype=dtype), out,
-                     st.chance.seed, st.chance.deals, E, n, pass_bit, brief)
+                     st.chance.seed, st.chance.deals, E, n, pass_bit, brief,
+                     advance and (events is None or brief))
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(

@@ -97,10 +97,14 @@ class Trump7Game(CompiledGame):
         """Per game, a uint64 mask over the actions (0 once over)."""
         return rules.legal_action_mask(state).astype(np.uint64)
 
+    advances = True
+    """``step(..., advance=True)`` plays the lone legal cards (see ``Game.step``)."""
+
     def step(self, state: GameState, actions: np.ndarray, events: EventLog | None = None,
-             legal: ActionMask | None = None) -> ActionMask:
-        """Apply one action per game in place; IllegalActionError names refused games."""
-        return rules.step(state, actions, legal, events).astype(np.uint64)
+             legal: ActionMask | None = None, advance: bool = False) -> ActionMask:
+        """Apply one action per game in place; IllegalActionError names refused games.
+        ``advance``: then play on through lone legal cards (without ``events`` only)."""
+        return rules.step(state, actions, legal, events, advance=advance).astype(np.uint64)
 
     def raw_legal(self, state: GameState) -> np.ndarray:
         """The rules' int64 masks (``observe`` and ``decision`` come from CompiledGame:

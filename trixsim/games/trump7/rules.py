@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trixsim import rng
+from trixsim import choice, rng
+from trixsim.choice import nth_bit
 from trixsim.errors import IllegalActionError as _RulesError
 from trixsim.gamekit.events import buffers, no_events
 from trixsim.games.trump7 import cards, chance
@@ -32,7 +33,7 @@ from trixsim.games.trump7.events import TRICK as EV_TRICK
 from trixsim.games.trump7.state import BID, COL, DONE, FIELDS, PLAY, GameState, empty
 from trixsim.jitcache import guard, sources
 
-guard(__file__, sources(rng, cards, chance), FIELDS, (PLAY, BID, DONE),
+guard(__file__, sources(rng, cards, chance, choice), FIELDS, (PLAY, BID, DONE),
       (EV_WIDTH, EV_DEAL, EV_BID, EV_CARD, EV_TRICK, EV_DRAW, EV_GAME_END))
 
 PHASE, TURN, PLY, TRICK_N = COL["phase"], COL["turn"], COL["ply"], COL["trick_n"]
@@ -373,9 +374,11 @@ def is_legal(a: int, lm: int) -> bool:
 
 @njit(cache=True)
 def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray, legal_out: np.ndarray,
-               E: np.ndarray, n: np.ndarray) -> np.ndarray:
+               E: np.ndarray, n: np.ndarray, advance: bool) -> np.ndarray:
     """Check every action, then apply them all and write the new legal masks. Returns the
-    illegal games; if there are any, nothing is applied."""
+    illegal games; if there are any, nothing is applied. ``advance`` (without events):
+    after each game's action, also play its lone legal cards until its seat to act has a
+    choice or the game ends."""
     n_bad = 0
     for g in range(actions.shape[0]):
         if S[g, PHASE] != DONE and not is_legal(actions[g], legal[g]):
@@ -398,17 +401,23 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray, legal_out:
             emit_step(S, g, ph, t, actions[g], tn, drawn, E, n)
         else:
             step_one(S, g, actions[g])
-        legal_out[g] = legal_one(S, g)
+        lm = legal_one(S, g)
+        while advance and lm != 0 and (lm & (lm - 1)) == 0:
+            step_one(S, g, nth_bit(lm, 0))
+            lm = legal_one(S, g)
+        legal_out[g] = lm
     return bad
 
 
 def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
-         events: EventLog | None = None) -> np.ndarray:
+         events: EventLog | None = None, advance: bool = False) -> np.ndarray:
     """Apply one action per game, in place, and return the new int64 legal masks.
 
     Finished games ignore their action. ``legal``: this state's masks if the caller has
     them. If any action is illegal, IllegalActionError names those games (``.games``) and
-    nothing is applied."""
+    nothing is applied. ``advance``: each game then plays on its lone legal cards until
+    its seat to act has a choice or it ends (only without ``events``: a step's events
+    would outgrow the log)."""
     a = np.ascontiguousarray(actions, dtype=np.int64)
     if a.shape != (st.batch_size,):
         raise IllegalActionError(f"expected {st.batch_size} actions, got shape {a.shape}",
@@ -417,7 +426,7 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
         np.ascontiguousarray(np.asarray(legal).astype(np.int64))
     out = np.empty(st.batch_size, dtype=np.int64)
     E, n = _buffers(events, st.batch_size)
-    bad = _step_many(st.data, a, lm, out, E, n)
+    bad = _step_many(st.data, a, lm, out, E, n, advance and events is None)
     if bad.size:
         g = int(bad[0])
         raise IllegalActionError(f"illegal action {int(a[g])} in game {int(st.game_id[g])}",
