@@ -59,14 +59,22 @@ def narrowed(values: np.ndarray, dtype: type[np.integer]) -> np.ndarray:
     return out
 
 
-def split_rows(rows: np.ndarray, layout: dict[str, tuple[int, type]]) -> dict[str, np.ndarray]:
+def split_rows(rows: np.ndarray, layout: dict[str, tuple[int, type]],
+               order: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Columns of the row-major int64 ``rows``, each named in ``layout`` with its place in
     a row and its type: gathered in one pass over the rows (a strided pass per column
     reads a row's cache line for each value, several times slower), then each narrowed as
-    ``narrowed`` does (ValueError if a value does not fit its type)."""
+    ``narrowed`` does (ValueError if a value does not fit its type). ``order``: the rows
+    to take, in that order (the same as ``split_rows(rows[order], layout)`` without
+    copying the rows first)."""
     idx = np.array([place for place, _ in layout.values()], dtype=np.int64)
-    block = np.empty((len(idx), rows.shape[0]), dtype=np.int64)
-    _gather(np.ascontiguousarray(rows), idx, block)
+    rows = np.ascontiguousarray(rows)
+    if order is None:
+        block = np.empty((len(idx), rows.shape[0]), dtype=np.int64)
+        _gather(rows, idx, block)
+    else:
+        block = np.empty((len(idx), len(order)), dtype=np.int64)
+        _gather_taken(rows, np.ascontiguousarray(order, dtype=np.int64), idx, block)
     return {name: narrowed(block[k], typ) for k, (name, (_, typ)) in enumerate(layout.items())}
 
 
@@ -76,6 +84,17 @@ def _gather(rows: np.ndarray, idx: np.ndarray, out: np.ndarray) -> None:
     for r in range(rows.shape[0]):
         for k in range(idx.shape[0]):
             out[k, r] = rows[r, idx[k]]
+
+
+@njit(cache=True, nogil=True)
+def _gather_taken(rows: np.ndarray, take: np.ndarray, idx: np.ndarray,
+                  out: np.ndarray) -> None:
+    """``out[k, j] = rows[take[j], idx[k]]``: the chosen columns of the chosen rows, in
+    that order, in one pass over them."""
+    for j in range(take.shape[0]):
+        r = take[j]
+        for k in range(idx.shape[0]):
+            out[k, j] = rows[r, idx[k]]
 
 
 def owned_ints(values: np.ndarray) -> pa.Array:

@@ -150,10 +150,9 @@ class OutcomeLog:
         """The per-contract table, sorted by game and contract number."""
         n = int(self._n[0])
         rows, quads = self._rows[:n], self._quads[:n]
-        if not self.in_order:
-            order = np.lexsort((rows[:, 1], rows[:, 0]))
-            rows, quads = rows[order], quads[order]
-        cols = split_rows(rows, _ROW_COLUMNS) | split_rows(quads.reshape(n, -1), _QUAD_COLUMNS)
+        order = None if self.in_order else np.lexsort((rows[:, 1], rows[:, 0]))
+        cols = (split_rows(rows, _ROW_COLUMNS, order)
+                | split_rows(quads.reshape(n, -1), _QUAD_COLUMNS, order))
         return contracts_table(cols, self.lineup)
 
 
