@@ -344,6 +344,11 @@ def _step_many(S: np.ndarray, actions: np.ndarray, legal: np.ndarray,
     """Check every action, then apply them all and write the new legal masks (with the
     forced trix pass as bit 32 when ``pass_bit``: the masks the game hands the loop).
     ``brief``: of the events, only deals, picks and contract (and game) ends.
+    ``advance``: after each game's action, also play the actions nobody chooses (the
+    trix pass, the only legal action) until its seat to act has a choice, the game ends
+    or its contract does (so one step ends at most one contract). The apply-and-emit code
+    is written out in the loop: moved into a helper (inlined or not), numba compiled the
+    step about 2.5 times slower.
 
     Returns the illegal games; if there are any, nothing is applied.
     """
@@ -413,7 +418,10 @@ def step(st: GameState, actions: np.ndarray, legal: np.ndarray | None = None,
     IllegalActionError names those games (``.games``, batch positions) and nothing is
     applied. ``pass_bit``: the masks
     taken and returned are uint64 with the forced trix pass as bit 32 (``TrixGame``'s);
-    else uint32 without it.
+    else uint32 without it. ``advance``: each game then goes on by itself through the
+    actions nobody chooses (the trix pass, the only legal action) until its seat to act
+    has a choice, it ends, or its contract ends; not with an event log that wants every
+    event (one step would then make more events than the log holds).
     """
     a = np.ascontiguousarray(actions, dtype=np.int64)
     if a.shape != (st.batch_size,):
