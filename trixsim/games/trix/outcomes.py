@@ -112,6 +112,7 @@ class OutcomeLog:
         self._n = np.zeros(1, dtype=np.int64)
         self._handle = np.zeros(0, dtype=np.int64)
         self._game_id = np.zeros(0, dtype=np.int64)
+        self._ids, self._ids_of = self._game_id, None  # see ``events``
         self.in_order = False  # rows already sorted by game and number (the compiled loop)
 
     def release(self) -> None:
@@ -138,9 +139,13 @@ class OutcomeLog:
         return self._handle
 
     def events(self, st: GameState, rows: np.ndarray) -> None:
-        """Fold in the events of one ``init`` or ``step`` (one compiled pass)."""
-        _consume(rows, st.game_id, self._deal, self._open, self._rows,
-                 self._quads, self._n)
+        """Fold in the events of one ``init`` or ``step`` (one compiled pass). The batch's
+        game ids are read from a contiguous copy made once per state: as a column of the
+        state they cost a cache miss per finished contract."""
+        if self._ids_of is not st.data:
+            self._ids = np.ascontiguousarray(st.game_id)
+            self._ids_of = st.data
+        _consume(rows, self._ids, self._deal, self._open, self._rows, self._quads, self._n)
 
     def tables(self, st: GameState, specs: list[str]) -> dict[str, pa.Table]:
         """The finished batch's tables by name: ``contracts`` and ``games``."""
