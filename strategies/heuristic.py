@@ -95,6 +95,14 @@ class HeuristicStrategy(Strategy):
     }
     observes = frozenset({"legal", "hand", "pick", "seat", "picker", "contract", "played",
                           "best_card", "trick_n", "trick_no", "declared", "totals"})
+    observes_by_decision = {
+        "pick": frozenset({"legal", "hand", "pick", "seat", "totals"}),
+        "declare": frozenset({"legal", "hand", "played", "best_card", "trick_n", "seat",
+                              "picker", "pick"}),
+        "play": frozenset({"legal", "hand", "played", "contract", "best_card", "trick_n",
+                           "trick_no", "declared"}),
+        "place": frozenset({"legal", "hand", "played"}),
+    }
 
     policy = K.heuristic_policy
     modes: dict[int, int] = {}

@@ -219,7 +219,9 @@ class NoDoc(Strategy):
                r"Treat observations as read-only"),
     (ReadsUndeclared, r"failed the observes check: strategy 'reads-undeclared' raised "
                       r"AttributeError: observation field 'hand' was not requested: add it to "
-                      r"the strategy's `observes` on decision 'place' \(first game of the "
+                      r"the strategy's `observes` \(and to this decision's set in its "
+                      r"`observes_by_decision`, if it has one\) on decision 'place' \(first "
+                      r"game of the "
                       r"batch: \d+\)"),
     (Raises, r"failed the exceptions check: strategy 'raises' raised RuntimeError: no idea on "
              r"decision 'declare'"),

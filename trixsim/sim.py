@@ -175,7 +175,7 @@ def _ask(state: Any, game: Game, strategy: Strategy, name: str, method: str,
          idx: np.ndarray, legal: np.ndarray, actions: np.ndarray) -> None:
     """Ask one strategy one kind of decision for the games at ``idx``; store the answers."""
     lm = legal[idx]
-    obs = game.strategy_view(state, idx, lm, strategy.observes)
+    obs = game.strategy_view(state, idx, lm, strategy.observes_for(name))
     try:
         out = strategy.method_for(method)(obs)
     except StrategyError:  # already names the strategy, decision and game

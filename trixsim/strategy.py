@@ -81,6 +81,11 @@ class Strategy:
     params: ClassVar[dict[str, Param]] = {}
     observes: ClassVar[frozenset[str] | None] = frozenset({"legal", "key"})
     """Observation fields the strategy reads (None: all). Fewer fields, less copying."""
+    observes_by_decision: ClassVar[dict[str, frozenset[str]] | None] = None
+    """Optional: for some decisions (by name), the fewer fields that decision's method
+    reads, each set within ``observes``; the others get ``observes``. It speaks for the
+    class that sets it, as ``policy`` does: where a subclass overrides any method, every
+    decision gets ``observes`` (see ``observes_for``)."""
     policy: ClassVar[Policy | None] = UNIFORM
     """The compiled per-game policy that answers like the methods, or None. It speaks for
     the class that sets it: a subclass that overrides any method without setting
@@ -112,6 +117,14 @@ class Strategy:
         """Uniformly random legal actions, one per game: the answer to any decision this
         strategy does not define."""
         return choose_uniform(obs.legal, obs.key)
+
+    def observes_for(self, decision: str) -> frozenset[str] | None:
+        """The fields asked for ``decision`` (its name): ``observes_by_decision``'s set
+        where the class that set it answers, else ``observes``."""
+        narrow = _narrowing(type(self))
+        if narrow is not None and decision in narrow:
+            return narrow[decision]
+        return self.observes
 
     def method_for(self, method: str) -> Any:
         """The bound method answering the decision whose method name is ``method``: the
@@ -153,3 +166,23 @@ class Strategy:
                 return None
         params = np.ascontiguousarray(self.policy_params(), dtype=np.float64)
         return owner.__dict__["policy"], params
+
+
+_NARROWING: dict[type, dict[str, frozenset[str]] | None] = {}
+
+
+def _narrowing(cls: type) -> dict[str, frozenset[str]] | None:
+    """The ``observes_by_decision`` that speaks for ``cls`` (None where none is set, or
+    where a class below the one that set it overrides a method), worked out once per
+    class."""
+    if cls not in _NARROWING:
+        owner = next((c for c in cls.__mro__ if "observes_by_decision" in c.__dict__), None)
+        narrow = None if owner is None else owner.__dict__["observes_by_decision"]
+        for c in cls.__mro__:
+            if c is owner or narrow is None:
+                break
+            if any(callable(v) and k != "__init__" for k, v in c.__dict__.items()):
+                narrow = None
+        _NARROWING[cls] = None if narrow is None else {
+            d: frozenset(f) for d, f in narrow.items()}
+    return _NARROWING[cls]

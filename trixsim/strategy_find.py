@@ -245,6 +245,32 @@ def check_game(cls: type[Strategy], where: str, game: str) -> None:
             raise StrategyLoadError(f"{where}: `observes` names unknown observation fields "
                                     f"{', '.join(unknown)} (fields of {game}: "
                                     f"{', '.join(fields)})")
+    _check_narrowing(cls, where, game, {d.name for d in rules.decisions},
+                     set(rules.observation_fields))
+
+
+def _check_narrowing(cls: type, where: str, game: str, decisions: set[str],
+                     fields: set[str]) -> None:
+    """``observes_by_decision`` may name only the game's decisions, and give each fields
+    within ``observes`` (within the game's fields where ``observes`` is None)."""
+    by = getattr(cls, "observes_by_decision", None)
+    if not by:
+        return
+    odd = sorted(set(by) - decisions)
+    if odd:
+        raise StrategyLoadError(f"{where}: `observes_by_decision` names decision(s) "
+                                f"{', '.join(odd)}, which {game} does not have (its "
+                                f"decisions: {', '.join(sorted(decisions))})")
+    allowed = fields if cls.observes is None else set(cls.observes)
+    for decision, names in sorted(by.items()):
+        extra = sorted(set(names) - allowed)
+        if extra:
+            raise StrategyLoadError(
+                f"{where}: `observes_by_decision` gives {decision!r} field(s) "
+                f"{', '.join(extra)} outside `observes`" if cls.observes is not None else
+                f"{where}: `observes_by_decision` gives {decision!r} unknown observation "
+                f"field(s) {', '.join(extra)} (fields of {game}: "
+                f"{', '.join(sorted(fields))})")
 
 
 def _check_methods(strategy: Strategy, where: str, game: str | None = None) -> None:

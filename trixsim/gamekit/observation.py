@@ -44,7 +44,8 @@ class Observation:
             if name in self.FIELDS:
                 raise AttributeError(
                     f"observation field {name!r} was not requested: add it to the "
-                    f"strategy's `observes`") from None
+                    f"strategy's `observes` (and to this decision's set in its "
+                    f"`observes_by_decision`, if it has one)") from None
             raise AttributeError(f"{self.what} have no field {name!r}") from None
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -39,7 +39,8 @@ _HINTS = {
     "answer shape and dtype": "Return one integer action per game: an int array of length "
                               "len(obs), e.g. np.empty(len(obs), dtype=np.int64)",
     "legal actions": "Choose among the set bits of obs.legal (bit k set: action k is legal)",
-    "observes": "Add the field to the class's `observes`, or set `observes = None` to get "
+    "observes": "Add the field to the class's `observes` (and to the decision's set in "
+                "`observes_by_decision`, if it has one), or set `observes = None` to get "
                 "every field",
     "exceptions": "A strategy must answer every decision it is asked; the exception stops "
                   "a run",
@@ -133,8 +134,21 @@ class _Checked(Strategy):
         own = inner.observes
         self.own: frozenset[str] | None = None if own is None else frozenset(own) | {"legal"}
         extra = {"game"} & set(fields)  # to name games in messages; the strategy sees its own
+        self.extra = frozenset(extra)
         self.observes = None if own is None else self.own | extra  # type: ignore[misc]
         self.names = tuple(k for k in fields if self.own is None or k in self.own)
+        # per decision, what a run gives the strategy (its ``observes_by_decision``)
+        self.names_by: dict[str, tuple[str, ...]] = {}
+        for d in game.decisions:
+            mine = inner.observes_for(d.name)
+            mine = None if mine is None else frozenset(mine) | {"legal"}
+            self.names_by[d.name] = tuple(k for k in fields if mine is None or k in mine)
+
+    def observes_for(self, decision: str) -> frozenset[str] | None:
+        """What the engine gathers for the wrapped strategy's ``decision``, and the game
+        ids for messages."""
+        mine = self.inner.observes_for(decision)
+        return None if mine is None else frozenset(mine) | {"legal"} | self.extra
 
     @property
     def label(self) -> str:
@@ -143,7 +157,8 @@ class _Checked(Strategy):
 
     def _ask(self, decision: int, method: str, obs: Any) -> Any:
         games = np.array(obs.game) if "game" in self.game_rules.observation_fields else None
-        fields = {k: getattr(obs, k) for k in self.names}
+        names = self.names_by.get(_decision_name(self.game_rules, decision), self.names)
+        fields = {k: getattr(obs, k) for k in names}
         view = type(obs)(fields)
         layout = [(k, a.dtype, a.shape) for k, a in fields.items()]
         before = b"".join(a.tobytes() for a in fields.values())
@@ -151,7 +166,7 @@ class _Checked(Strategy):
         out = self.inner.method_for(method)(view)
         what = f"on decision {_decision_name(self.game_rules, decision)!r}"
         try:
-            after = b"".join(getattr(view, k).tobytes() for k in self.names)
+            after = b"".join(getattr(view, k).tobytes() for k in names)
         except AttributeError:
             after = None
         if after != before:
@@ -395,12 +410,15 @@ def check_strategy(strategy_or_spec: Strategy | type[Strategy] | str, games: int
     decision and the game):
 
     - ``params``: declared as ``Param(default, doc)`` with a bool, int, float or str default
-      that the loader accepts back; ``observes`` names fields of the game's observations;
+      that the loader accepts back; ``observes`` names fields of the game's observations
+      (and ``observes_by_decision``, if set, the game's decisions, each with fields within
+      ``observes``);
     - with the strategy in all four seats, then in each seat against three bundled
       ``random`` seats: each answer is an integer array of length ``len(obs)``
       (``answer shape and dtype``) and legal for the engine (``legal actions``); the call
       leaves the observation unchanged (``observation mutation``); it reads only the
-      fields in ``observes`` (``observes``, enforced by the observation); it raises
+      fields in ``observes``, or in that decision's ``observes_by_decision`` set
+      (``observes``, enforced by the observation); it raises
       nothing (``exceptions``); every decision of the game is asked at least once;
     - ``determinism``: the same games played again give the same answers and scores;
     - ``batch independence``: the same games in shuffled order, in batches of 7 and one
