@@ -237,6 +237,8 @@ def test_strategies_command_json_and_given_specs(fake_entry_point: None) -> None
     assert result.exit_code == 0, result.output
     rows = {r["name"]: r for r in json.loads(result.output)}
     assert rows["random"]["params"] == [] and rows["random"]["observes"] == ["key", "legal"]
+    assert rows["random"]["observes_by_decision"] is None
+    assert rows["heuristic"]["observes_by_decision"]["place"] == ["hand", "legal", "played"]
     assert rows["ep-bot"]["source"] == "entry point"
     assert {"name": "margin", "type": "int", "default": 10, "doc": "an int parameter"} \
         in rows["ep-bot"]["params"]

@@ -121,7 +121,7 @@ class Strategy:
     def observes_for(self, decision: str) -> frozenset[str] | None:
         """The fields asked for ``decision`` (its name): ``observes_by_decision``'s set
         where the class that set it answers, else ``observes``."""
-        narrow = _narrowing(type(self))
+        narrow = decision_fields(type(self))
         if narrow is not None and decision in narrow:
             return narrow[decision]
         return self.observes
@@ -171,7 +171,7 @@ class Strategy:
 _NARROWING: dict[type, dict[str, frozenset[str]] | None] = {}
 
 
-def _narrowing(cls: type) -> dict[str, frozenset[str]] | None:
+def decision_fields(cls: type) -> dict[str, frozenset[str]] | None:
     """The ``observes_by_decision`` that speaks for ``cls`` (None where none is set, or
     where a class below the one that set it overrides a method), worked out once per
     class."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from trixsim.commands.options import game_option
+from trixsim.strategy import decision_fields
 
 if TYPE_CHECKING:
     from trixsim.loading import StrategyInfo
@@ -23,6 +24,9 @@ def _as_dict(info: StrategyInfo) -> dict[str, Any]:
     out["description"] = cls.description
     out["game"] = cls.game
     out["observes"] = None if cls.observes is None else sorted(cls.observes)
+    narrow = decision_fields(cls)
+    out["observes_by_decision"] = None if narrow is None else {
+        d: sorted(f) for d, f in sorted(narrow.items())}
     out["params"] = [
         {"name": k, "type": p.type.__name__, "default": p.default, "doc": p.doc}
         for k, p in cls.params.items()
