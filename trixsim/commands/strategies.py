@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from trixsim.commands.options import game_option
-from trixsim.strategy import decision_fields
 
 if TYPE_CHECKING:
     from trixsim.loading import StrategyInfo
@@ -24,6 +23,8 @@ def _as_dict(info: StrategyInfo) -> dict[str, Any]:
     out["description"] = cls.description
     out["game"] = cls.game
     out["observes"] = None if cls.observes is None else sorted(cls.observes)
+    from trixsim.strategy import decision_fields  # here: --help imports no numba
+
     narrow = decision_fields(cls)
     out["observes_by_decision"] = None if narrow is None else {
         d: sorted(f) for d, f in sorted(narrow.items())}
