@@ -9,6 +9,7 @@ One small untimed batch is played first, so loading compiled kernels is not time
 
     python scripts/bench.py                         # every in-process configuration
     python scripts/bench.py --config random --games 40000 --runs 5
+    python scripts/bench.py --config heuristic --cpu  # by CPU time: steadier when shared
     python scripts/bench.py --process               # whole `trixsim run -j 1` processes
     python scripts/bench.py --process --game trump7 --spec random --workers 2 --games 1e6
     python scripts/bench.py --scaling               # run with 1 and with 2 workers
@@ -100,13 +101,18 @@ CONFIGS = ("random", "random/stepwise", "heuristic", "heuristic/stepwise",
            "heuristic-vs-random", "pimc-vs-heuristic", "adapter-random")
 
 
+_clock: Callable[[], float] = time.perf_counter
+"""What the in-process configurations and their scalar loop are timed by (``--cpu``: the
+process's CPU time)."""
+
+
 def bench(seats: list[Strategy], games: int, batch: int, seed: int,
           path: str) -> tuple[float, int]:
     """Seconds and contracts to play ``games`` games in chunks of ``batch``, outcome
     tables built (as ``trixsim run`` does, without writing them; as there, each chunk's
     state and row arrays are given back for the next)."""
     contracts = 0
-    t0 = time.perf_counter()
+    t0 = _clock()
     for start in range(0, games, batch):
         ids = np.arange(start, min(start + batch, games))
         log = OutcomeLog(len(ids))
@@ -114,14 +120,14 @@ def bench(seats: list[Strategy], games: int, batch: int, seed: int,
         contracts += log.contracts().num_rows
         log.release()  # their arrays serve the next chunk, as a run's writer gives them back
         st.release()
-    return time.perf_counter() - t0, contracts
+    return _clock() - t0, contracts
 
 
 def reference(games: int, seed: int) -> float:
     """Contracts per second of the scalar loop."""
-    t0 = time.perf_counter()
+    t0 = _clock()
     n = scalar_loop(seed, 0, games)
-    return n / (time.perf_counter() - t0)
+    return n / (_clock() - t0)
 
 
 def _line(name: str, rates: list[float], ratios: list[float], unit: str, note: str) -> None:
@@ -426,6 +432,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--config", action="append", choices=CONFIGS,
                     help="in-process configuration(s) to time (default: all)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="in-process configurations and their scalar loop timed by the "
+                         "process's CPU time, not wall time (steadier on a shared machine)")
     ap.add_argument("--process", action="store_true",
                     help="time whole `trixsim run --workers 1` processes and --help")
     ap.add_argument("--game", default="trix", choices=("trix", "trump7", "trump7-bid"),
@@ -447,6 +456,9 @@ def main() -> None:
                     choices=("trump7", "trump7-bid"),
                     help="trump7 (or trump7-bid) random play against its scalar loop")
     args = ap.parse_args()
+    global _clock
+    if args.cpu:
+        _clock = time.process_time
     if args.trump7:
         trump7(args.trump7, args.games, args.batch, args.runs, args.seed)
     if args.codecs:

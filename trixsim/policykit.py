@@ -55,6 +55,14 @@ def float64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def unowned(S: np.ndarray) -> np.ndarray:
+    """A 2-D int64 array (a batch's state rows) as a view that owns no memory, for a loop
+    that keeps ``S`` alive: numba then counts no references to it around each call that
+    takes it (an atomic add and subtract per rules step, which its pruning leaves in)."""
+    return carray(int64_ptr(S.ctypes.data), S.shape)
+
+
+@njit(cache=True, inline="always")
 def param_vector(params: int, n: int) -> np.ndarray:
     """The ``n`` float64 parameters at address ``params`` (a view)."""
     return carray(float64_ptr(params), (n,))

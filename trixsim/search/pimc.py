@@ -54,6 +54,7 @@ from numba import njit
 
 from trixsim import rng
 from trixsim.jitcache import guard, sources
+from trixsim.policykit import unowned
 from trixsim.rng import mix64
 
 guard(__file__, sources(rng))
@@ -184,7 +185,8 @@ def _pimc_scores(s: np.ndarray, me: int, lg: int, hand: int, key: int, n_worlds:
     ``specialise``."""
     width = s.shape[0]
     base = np.zeros((1, width), dtype=np.int64)
-    W = np.zeros((1, width), dtype=np.int64)
+    world = np.zeros((1, width), dtype=np.int64)
+    W = unowned(world)  # no reference counting at each step of a rollout
     work = np.empty(SAMPLE_WORK, dtype=np.int64)
     keep = prune > 0.0 or same_worlds
     U = np.empty((n_worlds if keep else 0, MAX_ACTIONS))
@@ -221,6 +223,7 @@ def _pimc_scores(s: np.ndarray, me: int, lg: int, hand: int, key: int, n_worlds:
             alive = prune_actions(alive, score, U, w + 1, prune, floor)
             if alive & (alive - 1) == 0:
                 break
+    world[0, 0] = 0  # ``world`` is used here, so it stays allocated while ``W`` is used
     return alive
 
 

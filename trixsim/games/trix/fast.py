@@ -44,6 +44,7 @@ from trixsim.games.trix.state import COL, FIRST_PICKER, GAME_ID, PHASE, TURN, Ga
 from trixsim.games.trix.transitions import _DEALING, _deal, step_one
 from trixsim.games.trix.types import DECLARE, DONE, PASS, PICK, PLACE
 from trixsim.jitcache import guard, sources
+from trixsim.policykit import unowned
 from trixsim.rng import first_picker
 from trixsim.strategy import UNIFORM
 
@@ -73,8 +74,8 @@ def play_games(S: np.ndarray, draw_first: bool, seed: int, subkey: int, deals: n
                handle: np.ndarray, err: np.ndarray) -> None:
     """Play every game of ``S`` (rows fresh from ``state.empty``) to its end, filling the
     outcome rows (see ``_play``)."""
-    _play(S, draw_first, seed, subkey, deals, policies, params, builtin, folds, handle, False,
-          err)
+    _play(unowned(S), draw_first, seed, subkey, deals, policies, params, builtin, folds, handle,
+          False, err)
 
 
 @njit(cache=True, nogil=True)
@@ -83,8 +84,8 @@ def play_games_events(S: np.ndarray, draw_first: bool, seed: int, subkey: int,
                       folds, handle: np.ndarray, err: np.ndarray) -> tuple[np.ndarray, int]:
     """``play_games`` that also keeps every event (for game records); returns them and
     their number."""
-    return _play(S, draw_first, seed, subkey, deals, policies, params, builtin, folds, handle,
-                 True, err)
+    return _play(unowned(S), draw_first, seed, subkey, deals, policies, params, builtin, folds,
+                 handle, True, err)
 
 
 @njit(cache=True, inline="always")
@@ -179,6 +180,7 @@ def play_out(S: np.ndarray, g: int, subkey: int, policies, params: np.ndarray) -
     policies (a search rollout: ``stop_after`` is set, so no deal follows and the game
     ends with the contract; its points are then in ``points``). Returns -1, or the seat
     whose policy chose an illegal action (the game is then left before that action)."""
+    S = unowned(S)
     S[g, _STOP_AFTER] = 1
     width = S.shape[1]
     n_params = params.shape[1]
