@@ -100,7 +100,7 @@ def _high_rank(m: int) -> int:
     return bc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_one(lg: int, hand: int, played: int, contract: int, best: int, trick_n: int,
              trick_no: int, declared: int, prm: np.ndarray) -> int:
     """The card to play in one game (see HeuristicStrategy.play)."""
@@ -225,7 +225,7 @@ def _opened(c: int, hand: int, placed: int, step: int) -> tuple[int, int]:
     return own, other
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_one(lg: int, h: int, pl: int, prm: np.ndarray) -> int:
     """Place the card that frees most of one's own next cards and least of the others'
     (an ace also gives another turn); cards that open nothing cost nothing to place."""
