@@ -77,7 +77,7 @@ def first_picker(seed: int, game_id: int) -> int:
 @njit(cache=True)
 def shuffle(base: np.uint64, out: np.ndarray) -> None:
     """Shuffle ``out`` in place, keyed by ``base`` (a ``hash4`` of the game's coordinates):
-    every game's chance (Trix's deals, trump7's packs).
+    every game's chance (trump7's packs; Trix's deals take the same steps in ``deal_one``).
 
     A Fisher-Yates shuffle, from the last position down; each 64-bit counter-based draw
     gives two 32-bit halves, each mapped to [0, i] by multiply-high (bias below 2**-26 for
@@ -98,14 +98,40 @@ def shuffle(base: np.uint64, out: np.ndarray) -> None:
 @njit(cache=True)
 def deal_one(seed: int, game_id: int, contract_no: int, out: np.ndarray) -> None:
     """Write one uniform deal into ``out`` (4 hand masks): the 32 cards shuffled
-    (``shuffle``), seat ``s`` receiving the cards at positions 8s .. 8s+7."""
+    (``shuffle``), seat ``s`` receiving the cards at positions 8s .. 8s+7.
+
+    ``shuffle``'s steps, written out: its Fisher-Yates fixes position ``i`` at step ``i``
+    (nothing later moves it), so the card landing there goes straight into its seat's
+    hand and is never stored; the same deals, about a fifth faster (a deal starts every
+    contract of every game)."""
+    base = hash4(seed, STREAM_DEAL, game_id, contract_no)
     perm = np.arange(32)
-    shuffle(hash4(seed, STREAM_DEAL, game_id, contract_no), perm)
-    for s in range(4):
-        m = np.uint32(0)
-        for k in range(8):
-            m |= np.uint32(1) << np.uint32(perm[8 * s + k])
-        out[s] = m
+    m0 = np.uint32(0)
+    m1 = np.uint32(0)
+    m2 = np.uint32(0)
+    m3 = np.uint32(0)
+    x = np.uint64(0)
+    for i in range(31, 0, -1):
+        if i & 1:
+            x = mix64(base + np.uint64(i) * _K4)
+        else:
+            x = x << np.uint64(32)
+        j = below(x, i + 1)
+        bit = np.uint32(1) << np.uint32(perm[j])  # the card that lands at position i
+        perm[j] = perm[i]
+        s = i >> 3
+        if s == 3:
+            m3 |= bit
+        elif s == 2:
+            m2 |= bit
+        elif s == 1:
+            m1 |= bit
+        else:
+            m0 |= bit
+    out[0] = m0 | (np.uint32(1) << np.uint32(perm[0]))
+    out[1] = m1
+    out[2] = m2
+    out[3] = m3
 
 
 @njit(cache=True)
