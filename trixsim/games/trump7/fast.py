@@ -37,7 +37,7 @@ from trixsim.games.trump7.rules import (
 )
 from trixsim.games.trump7.state import COL, DONE, GameState, empty, initial_row
 from trixsim.jitcache import guard, sources
-from trixsim.policykit import strategy_subkey
+from trixsim.policykit import strategy_subkey, unowned
 
 guard(__file__, sources(choice, rng, cards, chance, events, policy, policykit, rules, state),
       tuple(COL.items()),
@@ -62,7 +62,8 @@ def _play(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
     en = np.zeros(1, dtype=np.int64)
     E = np.zeros((4096 if keep_events else 0, EV_WIDTH), dtype=np.int64)
     n_all = np.zeros(1, dtype=np.int64)
-    R = np.empty((1, S.shape[1]), dtype=np.int64)  # the game being played, in one row
+    mem = np.empty((1, S.shape[1]), dtype=np.int64)  # the game being played, in one row,
+    R = unowned(mem)  # reached without reference counting at each step; ``mem`` keeps it
     row = np.int64(R.ctypes.data)
     n_params = params.shape[1]
     err[0] = -1
@@ -91,7 +92,7 @@ def _play(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
                                 params.ctypes.data + 8 * t * n_params, n_params)
                 if not is_legal(a, lm):
                     err[0], err[1], err[2], err[3] = g, t, ph, a
-                    S[g, :] = R[0, :]
+                    S[g, :] = mem[0, :]
                     return E, n_all[0]
             if keep_events:
                 tn, drawn = R[0, _TRICK_NO], R[0, _STOCK_N]
@@ -103,7 +104,7 @@ def _play(S: np.ndarray, seed: int, subkey: int, packs: np.ndarray, policies,
                 E = _keep(ev, en[0], E, n_all)
             else:
                 step_one(R, 0, a)
-        S[g, :] = R[0, :]
+        S[g, :] = mem[0, :]  # (read through ``mem``, so it lives as long as ``R`` is used)
     return E, n_all[0]
 
 
