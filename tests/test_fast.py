@@ -114,3 +114,26 @@ def test_a_first_run_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch) -> No
                    lambda text, replace: heard.append((text, replace)))
     assert heard == []  # loaded once per process
     assert real("trix")  # and the loop is now in the on-disk cache
+
+
+def test_contract_rows_name_games_of_any_id_and_keep_32_bit_masks() -> None:
+    """The row arrays hold batch positions and int32 bits: the tables still give each
+    contract its game's id (large, unsorted ids included) in game order, the same on
+    both paths, and the hand and trick masks as the full 32-bit values (an ace of the
+    fourth suit is bit 31)."""
+    ids = np.array([50, 7, 2**40 + 3, 3], dtype=np.int64)
+    seats = load_seats("heuristic", "trix")
+    tables = []
+    for path in ("compiled", "stepwise"):
+        log = OutcomeLog(len(ids))
+        play_batch(seats, 5, ids, observer=log, path=path)
+        tables.append(log.contracts())
+    compiled, stepwise = tables
+    assert compiled.equals(stepwise)
+    games = compiled.column("game").to_numpy()
+    assert list(np.unique(games)) == sorted(ids.tolist())
+    assert (np.diff(games) >= 0).all()
+    hands = compiled.column("picker_hand").to_numpy()
+    assert compiled.schema.field("picker_hand").type == "uint32"
+    assert (hands >> 31).any() and (hands <= 0xFFFFFFFF).all()
+    assert all(bin(int(h)).count("1") == 8 for h in hands)

@@ -45,6 +45,16 @@ def int64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
+def int32_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
+    """An int32 address as a pointer (for ``carray``)."""
+    sig = types.CPointer(types.int32)(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+    return sig, codegen
+
+
+@intrinsic
 def float64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
     """A float64 address as a pointer (for ``carray``)."""
     sig = types.CPointer(types.float64)(types.int64)

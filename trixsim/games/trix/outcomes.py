@@ -25,7 +25,7 @@ from trixsim.games.trix.state import GameState
 from trixsim.games.trix.transitions import multiplier
 from trixsim.games.trix.types import CONTRACT_NAMES
 from trixsim.jitcache import guard, sources
-from trixsim.policykit import int64_ptr
+from trixsim.policykit import int32_ptr, int64_ptr
 
 CONTRACT_COLUMNS: dict[str, str] = {
     "game": "game (deal) index: the deals depend only on the seed, this index and number",
@@ -86,13 +86,16 @@ _SPARE_LOCK = threading.Lock()
 
 def _row_arrays(cap: int) -> tuple[np.ndarray, np.ndarray]:
     """Arrays for ``cap`` contract rows: a released log's (only rows below the count are
-    read, and each is written whole), else fresh ones."""
+    read, and each is written whole), else fresh ones. They are int32: a row starts with
+    the game's batch position (not its id, which may need 64 bits), and the hand and
+    trick masks are kept as their 32 bits; a contract's row is then 128 bytes instead of
+    256, and writing the rows, which outgrow the caches, costs less."""
     with _SPARE_LOCK:
         for k in range(len(_SPARE) - 1, -1, -1):  # the latest: warmest in cache
             if _SPARE[k][0].shape[0] == cap:
                 return _SPARE.pop(k)
-    return (np.zeros((cap, len(_SCALARS) + 2), dtype=np.int64),  # + game, number
-            np.zeros((cap, len(_QUADS), 4), dtype=np.int64))
+    return (np.zeros((cap, len(_SCALARS) + 2), dtype=np.int32),  # + position, number
+            np.zeros((cap, len(_QUADS), 4), dtype=np.int32))
 
 
 class OutcomeLog:
@@ -133,6 +136,7 @@ class OutcomeLog:
         as ``fold_events`` reads them: the compiled loop hands it a game's events at the
         game's end. The log keeps the arrays alive while it lives."""
         self._game_id = np.array(game_ids, dtype=np.int64)
+        self._ids, self._ids_of = self._game_id, None  # the rows' positions name these
         arrays = (self._game_id, self._deal, self._open, self._rows, self._quads, self._n)
         self._handle = np.array([a.ctypes.data for a in arrays]
                                 + [len(self._game_id), self._rows.shape[0]], dtype=np.int64)
@@ -140,12 +144,12 @@ class OutcomeLog:
 
     def events(self, st: GameState, rows: np.ndarray) -> None:
         """Fold in the events of one ``init`` or ``step`` (one compiled pass). The batch's
-        game ids are read from a contiguous copy made once per state: as a column of the
-        state they cost a cache miss per finished contract."""
+        game ids, which the rows' positions name, are copied once per state (for
+        ``contracts``)."""
         if self._ids_of is not st.data:
             self._ids = np.ascontiguousarray(st.game_id)
             self._ids_of = st.data
-        _consume(rows, self._ids, self._deal, self._open, self._rows, self._quads, self._n)
+        _consume(rows, self._deal, self._open, self._rows, self._quads, self._n)
 
     def tables(self, st: GameState, specs: list[str]) -> dict[str, pa.Table]:
         """The finished batch's tables by name: ``contracts`` and ``games``."""
@@ -155,9 +159,13 @@ class OutcomeLog:
         """The per-contract table, sorted by game and contract number."""
         n = int(self._n[0])
         rows, quads = self._rows[:n], self._quads[:n]
-        order = None if self.in_order else np.lexsort((rows[:, 1], rows[:, 0]))
-        cols = (split_rows(rows, _ROW_COLUMNS, order)
-                | split_rows(quads.reshape(n, -1), _QUAD_COLUMNS, order))
+        games = self._ids[rows[:, 0]]  # the rows hold batch positions
+        order = None if self.in_order else np.lexsort((rows[:, 1], games))
+        cols = (split_rows(rows, _ROW_STORED, order)
+                | split_rows(quads.reshape(n, -1), _QUAD_STORED, order))
+        cols["game"] = games if order is None else games[order]
+        for name in _MASKS:  # their 32 bits, kept as int32
+            cols[name] = cols[name].view(np.uint32)
         return contracts_table(cols, self.lineup)
 
 
@@ -167,18 +175,18 @@ _N_SCALARS, _N_QUADS = len(_SCALARS), len(_QUADS)
 
 
 @njit(cache=True)
-def _consume(ev: np.ndarray, game_id: np.ndarray, deal: np.ndarray, open_: np.ndarray,
-             rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
+def _consume(ev: np.ndarray, deal: np.ndarray, open_: np.ndarray, rows: np.ndarray,
+             quads: np.ndarray, n: np.ndarray) -> None:
     """Events to contract rows (``consume_event`` for each)."""
     for e in range(ev.shape[0]):
         kind = ev[e, 1]
         if kind == DEAL or kind == PICK or kind == CONTRACT_END:
-            consume_event(ev, e, game_id, deal, open_, rows, quads, n)
+            consume_event(ev, e, deal, open_, rows, quads, n)
 
 
 @njit(cache=True, inline="always")
-def consume_event(ev: np.ndarray, e: int, game_id: np.ndarray, deal: np.ndarray,
-                  open_: np.ndarray, rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
+def consume_event(ev: np.ndarray, e: int, deal: np.ndarray, open_: np.ndarray,
+                  rows: np.ndarray, quads: np.ndarray, n: np.ndarray) -> None:
     """Event ``e`` of ``ev`` to contract rows: a deal notes the hands (and so the K♥
     holder), a pick opens the contract, its end (which carries the tricks, the
     declaration, the K♥ taker and the trix exits) writes the row. Other events change
@@ -200,7 +208,7 @@ def consume_event(ev: np.ndarray, e: int, game_id: np.ndarray, deal: np.ndarray,
                 open_[g, _HEARTS] = bit_count(deal[g, s] & 0xFF)
     elif kind == CONTRACT_END:
         r = n[0]
-        rows[r, 0] = game_id[g]
+        rows[r, 0] = g  # the batch position: ``contracts`` reads the game id
         rows[r, 1] = ev[e, 3] + 1
         for k in range(_DECLARED):
             rows[r, 2 + k] = open_[g, k]
@@ -232,14 +240,13 @@ def fold_events(events: int, count: int, handle: int) -> None:
     h = carray(int64_ptr(handle), (8,))
     batch, cap = h[6], h[7]
     ev = carray(int64_ptr(events), (count, EV_WIDTH))
-    game_id = carray(int64_ptr(h[0]), (batch,))
     deal = carray(int64_ptr(h[1]), (batch, 4))
     open_ = carray(int64_ptr(h[2]), (batch, _N_SCALARS))
-    rows = carray(int64_ptr(h[3]), (cap, _N_SCALARS + 2))
-    quads = carray(int64_ptr(h[4]), (cap, _N_QUADS, 4))
+    rows = carray(int32_ptr(h[3]), (cap, _N_SCALARS + 2))
+    quads = carray(int32_ptr(h[4]), (cap, _N_QUADS, 4))
     n = carray(int64_ptr(h[5]), (1,))
     for e in range(count):
-        consume_event(ev, e, game_id, deal, open_, rows, quads, n)
+        consume_event(ev, e, deal, open_, rows, quads, n)
 
 
 _I8, _I16, _U32, _I64 = np.int8, np.int16, np.uint32, np.int64
@@ -251,6 +258,14 @@ _QUAD_COLUMNS: dict[str, tuple[int, type]] = {
     f"{k}_{s}": (4 * i + s, {"points": _I16, "totals": _I16, "won": _U32}.get(k, _I8))
     for i, k in enumerate(_QUADS) for s in range(4)}
 """The same for the per-seat quads (a row of 16: tricks, points, totals, won)."""
+_MASKS = ("picker_hand", "won_0", "won_1", "won_2", "won_3")
+"""The columns of 32-bit masks: the row arrays keep their bits as int32."""
+_ROW_STORED = {k: (place, np.int32 if k in _MASKS else typ)
+               for k, (place, typ) in _ROW_COLUMNS.items() if k != "game"}
+_QUAD_STORED = {k: (place, np.int32 if k in _MASKS else typ)
+                for k, (place, typ) in _QUAD_COLUMNS.items()}
+"""``split_rows``' layouts of the int32 row arrays: the masks as int32 (viewed as uint32
+afterwards); the game id is looked up from the position apart."""
 
 
 def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
