@@ -34,34 +34,27 @@ POLICY_SIG = types.int64(types.int64, types.int64, types.int64, types.int64, typ
 """(row, legal, hand, subkey, params, n_params) -> action; see the module doc."""
 
 
+def _as_pointer(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    """The code of the pointer intrinsics below: the int64 address as the pointer type."""
+    return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+
 @intrinsic
 def int64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
     """An int64 address as a pointer (for ``carray``)."""
-    sig = types.CPointer(types.int64)(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
+    return types.CPointer(types.int64)(types.int64), _as_pointer
 
 
 @intrinsic
 def int32_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
     """An int32 address as a pointer (for ``carray``)."""
-    sig = types.CPointer(types.int32)(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
+    return types.CPointer(types.int32)(types.int64), _as_pointer
 
 
 @intrinsic
 def float64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
     """A float64 address as a pointer (for ``carray``)."""
-    sig = types.CPointer(types.float64)(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
+    return types.CPointer(types.float64)(types.int64), _as_pointer
 
 
 @njit(cache=True, inline="always")
