@@ -114,8 +114,8 @@ class OutcomeLog:
         self._rows, self._quads = _row_arrays(batch * 28)
         self._n = np.zeros(1, dtype=np.int64)
         self._handle = np.zeros(0, dtype=np.int64)
-        self._game_id = np.zeros(0, dtype=np.int64)
-        self._ids, self._ids_of = self._game_id, None  # see ``events``
+        # the batch's game ids, which the rows' positions name (``handle``, ``events``)
+        self._ids, self._ids_of = np.zeros(0, dtype=np.int64), None
         self.in_order = False  # rows already sorted by game and number (the compiled loop)
 
     def release(self) -> None:
@@ -132,14 +132,14 @@ class OutcomeLog:
             _SPARE.append((rows, quads))
 
     def handle(self, game_ids: np.ndarray) -> np.ndarray:
-        """The addresses of this log's arrays (and of a copy of the batch's ``game_ids``),
+        """The addresses of this log's arrays, with the batch size and the rows' capacity,
         as ``fold_events`` reads them: the compiled loop hands it a game's events at the
-        game's end. The log keeps the arrays alive while it lives."""
-        self._game_id = np.array(game_ids, dtype=np.int64)
-        self._ids, self._ids_of = self._game_id, None  # the rows' positions name these
-        arrays = (self._game_id, self._deal, self._open, self._rows, self._quads, self._n)
+        game's end. The log keeps the arrays alive while it lives, and a copy of the
+        batch's ``game_ids`` for ``contracts``."""
+        self._ids, self._ids_of = np.array(game_ids, dtype=np.int64), None
+        arrays = (self._deal, self._open, self._rows, self._quads, self._n)
         self._handle = np.array([a.ctypes.data for a in arrays]
-                                + [len(self._game_id), self._rows.shape[0]], dtype=np.int64)
+                                + [len(self._ids), self._rows.shape[0]], dtype=np.int64)
         return self._handle
 
     def events(self, st: GameState, rows: np.ndarray) -> None:
@@ -237,14 +237,14 @@ def fold_events(events: int, count: int, handle: int) -> None:
     loop calls it through a function pointer at each game's end: folded inline, in the
     loop's own body, the same work slowed the whole loop by a fifth (the compiler laid out
     the hot path worse), against a few percent out of line."""
-    h = carray(int64_ptr(handle), (8,))
-    batch, cap = h[6], h[7]
+    h = carray(int64_ptr(handle), (7,))
+    batch, cap = h[5], h[6]
     ev = carray(int64_ptr(events), (count, EV_WIDTH))
-    deal = carray(int64_ptr(h[1]), (batch, 4))
-    open_ = carray(int64_ptr(h[2]), (batch, _N_SCALARS))
-    rows = carray(int32_ptr(h[3]), (cap, _N_SCALARS + 2))
-    quads = carray(int32_ptr(h[4]), (cap, _N_QUADS, 4))
-    n = carray(int64_ptr(h[5]), (1,))
+    deal = carray(int64_ptr(h[0]), (batch, 4))
+    open_ = carray(int64_ptr(h[1]), (batch, _N_SCALARS))
+    rows = carray(int32_ptr(h[2]), (cap, _N_SCALARS + 2))
+    quads = carray(int32_ptr(h[3]), (cap, _N_QUADS, 4))
+    n = carray(int64_ptr(h[4]), (1,))
     for e in range(count):
         consume_event(ev, e, deal, open_, rows, quads, n)
 
