@@ -342,6 +342,8 @@ def codecs(runs: int, seed: int, game: str = "trix", games: int = 10_000) -> Non
             "compression": "zstd", "use_dictionary": strings(t)},
         "zstd, strings as dictionaries, integers (masks aside) delta-packed, statistics "
         "for game and lineup (used)": lambda t: parquet_options(t.schema),
+        "the same with the columns declared nullable (before)": lambda t: parquet_options(
+            t.schema),
         "the same with every integer column delta-packed": lambda t: {
             **parquet_options(t.schema), "column_encoding": {
                 f.name: "DELTA_BINARY_PACKED" for f in t.schema if pa.types.is_integer(f.type)}},
@@ -362,6 +364,8 @@ def codecs(runs: int, seed: int, game: str = "trix", games: int = 10_000) -> Non
             t0 = time.thread_time()
             blobs = []
             for t in tables.values():
+                if "nullable" in name:
+                    t = t.cast(pa.schema([f.with_nullable(True) for f in t.schema]))
                 sink = pa.BufferOutputStream()
                 pq.write_table(t, sink, **opts(t))
                 blobs.append(sink.getvalue())

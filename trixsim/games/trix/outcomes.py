@@ -16,7 +16,7 @@ import pyarrow as pa
 from numba import carray, njit, types
 
 from trixsim import policykit
-from trixsim.arrow import bools, constant, dictionary, ints, owned_ints, split_rows
+from trixsim.arrow import bools, constant, dictionary, ints, owned_ints, split_rows, table
 from trixsim.games.trix import cards, rules, transitions
 from trixsim.games.trix.cards import KH_MASK, bit_count
 from trixsim.games.trix.events import CONTRACT_END, DEAL, EV_WIDTH, PICK
@@ -281,7 +281,7 @@ def contracts_table(cols: dict[str, np.ndarray], lineup: int) -> pa.Table:
             arrays[name] = bools(cols[name])
         elif name not in arrays:
             arrays[name] = owned_ints(cols[name])
-    return pa.table(arrays)
+    return table(arrays)
 
 
 def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
@@ -304,7 +304,7 @@ def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
         arrays[f"winner_{s}"] = bools(low[:, s])
     for s in range(4):
         arrays[f"loser_{s}"] = bools(high[:, s])
-    return pa.table(arrays)
+    return table(arrays)
 
 
 def expand(columns: dict[str, str]) -> list[str]:

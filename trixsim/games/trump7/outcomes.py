@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from trixsim.arrow import bools, constant, dictionary, ints, owned_ints
+from trixsim.arrow import bools, constant, dictionary, ints, owned_ints, table
 from trixsim.games.trump7.cards import ACE, JACK, N_RANKS, QUEEN, SUIT_WORDS
 from trixsim.games.trump7.rules import score, winners_losers
 from trixsim.games.trump7.state import DONE, GameState
@@ -91,7 +91,7 @@ def games_table(st: GameState, lineup: int, specs: list[str]) -> pa.Table:
     for k, name in enumerate(TALLIES):
         for s in range(4):
             arrays[f"{name}_{s}"] = owned_ints(counts[4 * k + s])
-    return pa.table(arrays)
+    return table(arrays)
 
 
 def honours_won(won: np.ndarray, trump: np.ndarray) -> np.ndarray:
