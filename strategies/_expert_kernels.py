@@ -6,11 +6,16 @@ deciding seat may know (the public columns of the state row and its own hand): t
 the heuristic ignores as well as the basics, namely the voids shown, the cards still unseen
 per suit, the trick in progress and who can still overtake, a declared K♥, the totals,
 and in trix who is known not to hold a card (a pass shows the seat held nothing
-placeable then, read from the trix history). The score of a candidate is the dot product
-of its features with the weights of its model: one model per trick contract for card play,
-one for trix placements, one for the pick and one for the declaration (``N_MODELS``). The
-policy plays the highest-scoring legal candidate (the lowest on a tie), so it is
-deterministic and depends only on the observation.
+placeable then, read from the trix history). A candidate's score comes from its model (one
+per trick contract for card play, one for trix placements, one for the pick and one for the
+declaration, ``N_MODELS``): a linear part, plus a hidden layer of rectified units when the
+model has one (``score`` below). The policy plays the highest-scoring legal candidate (the
+lowest on a tie), so it is deterministic and depends only on the observation.
+
+The policy's parameter vector: the hidden layer's width ``H``, then each model's block
+(``block_size(H)`` numbers: W, features by H, row-major; b and v, H each; u, the linear
+weights, ``N_FEATURES``), then the heuristic's own parameters. With ``H = 0`` a block is
+just u: a linear model.
 """
 
 from __future__ import annotations
@@ -44,8 +49,6 @@ the heuristic and learns where search plays otherwise)."""
 M_PLACE, M_PICK, M_DECLARE = 6, 7, 8
 N_MODELS = 9
 """Models 0-5: card play in contract 0-5 (dineri .. general); 6 trix; 7 pick; 8 declare."""
-N_WEIGHTS = N_MODELS * N_FEATURES
-"""The policy's parameter vector: these weights, then the heuristic's own parameters."""
 
 _PLAYED, _PLAYED_BY = C["played"], C["played_by"]
 _SEAT, _DECISION, _CONTRACT = C["seat"], C["decision"], C["contract"]
@@ -261,25 +264,61 @@ def candidate_features(s: np.ndarray, hand: int, a: int, excl: np.ndarray, heur:
     f[HEUR] = 1.0 if a == heur else 0.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def block_size(hidden: int) -> int:
+    """Numbers per model in the parameter vector, for a hidden layer of ``hidden`` units."""
+    return N_FEATURES * hidden + 2 * hidden + N_FEATURES
+
+
+@njit(cache=True, nogil=True)
+def heuristic_part(w: np.ndarray) -> np.ndarray:
+    """The heuristic's parameters, after the models in the policy's vector ``w``."""
+    return w[1 + N_MODELS * block_size(int(w[0])):]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def score(w: np.ndarray, m: int, f: np.ndarray, h: np.ndarray) -> float:
+    """Model ``m``'s score of features ``f``: ``u·f + v·max(0, Wᵀf + b)`` (``h``: scratch
+    of the hidden layer's width). Features are mostly zero, so only the rows of W of the
+    nonzero ones are read."""
+    hidden = h.shape[0]
+    base = 1 + m * block_size(hidden)
+    bb = base + N_FEATURES * hidden
+    bv = bb + hidden
+    bu = bv + hidden
+    for k in range(hidden):
+        h[k] = w[bb + k]
+    z = 0.0
+    for j in range(N_FEATURES):
+        x = f[j]
+        if x != 0.0:
+            z += w[bu + j] * x
+            r = base + j * hidden
+            for k in range(hidden):
+                h[k] += x * w[r + k]
+    for k in range(hidden):
+        if h[k] > 0.0:
+            z += w[bv + k] * h[k]
+    return z
+
+
 @njit(cache=True, nogil=True)
 def best_action(s: np.ndarray, hand: int, legal: int, w: np.ndarray) -> int:
-    """The legal action with the highest score under the weights ``w[:N_WEIGHTS]``
-    (N_MODELS × N_FEATURES, flat; the heuristic's parameters follow); the lowest such on
-    a tie."""
+    """The legal action with the highest score under the policy's vector ``w`` (see the
+    module's docstring); the lowest such on a tie."""
     m = model_of(s)
-    heur = H.heuristic_decide(s, legal, hand, w[N_WEIGHTS:])
+    heur = H.heuristic_decide(s, legal, hand, heuristic_part(w))
     d = s[_DECISION]
     excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
+    h = np.empty(int(w[0]), dtype=np.float64)
     best, best_score = -1, -np.inf
     n = 2 if d == DECLARE else (7 if d == PICK else 32)
     for a in range(n):
         if not (legal >> a) & 1:
             continue
         candidate_features(s, hand, a, excl, heur, f)
-        v = 0.0
-        for j in range(N_FEATURES):
-            v += w[m * N_FEATURES + j] * f[j]
+        v = score(w, m, f, h)
         if v > best_score:
             best, best_score = a, v
     return best
@@ -344,9 +383,10 @@ def action_log_prob(s: np.ndarray, hand: int, legal: int, a: int, w: np.ndarray)
     worlds by the other seats' plays."""
     m = model_of(s)
     d = s[_DECISION]
-    heur = H.heuristic_decide(s, legal, hand, w[N_WEIGHTS:])
+    heur = H.heuristic_decide(s, legal, hand, heuristic_part(w))
     excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
+    h = np.empty(int(w[0]), dtype=np.float64)
     n = 2 if d == DECLARE else (7 if d == PICK else 32)
     scores = np.full(n, -np.inf)
     top = -np.inf
@@ -354,9 +394,7 @@ def action_log_prob(s: np.ndarray, hand: int, legal: int, a: int, w: np.ndarray)
         if not (legal >> b) & 1:
             continue
         candidate_features(s, hand, b, excl, heur, f)
-        v = 0.0
-        for j in range(N_FEATURES):
-            v += w[m * N_FEATURES + j] * f[j]
+        v = score(w, m, f, h)
         scores[b] = v
         top = max(top, v)
     if a < 0 or a >= n or not (legal >> a) & 1:

@@ -1,12 +1,13 @@
 """``expert``: a learned policy, trained by ``trixsim train`` to copy what search plays.
 
-Each decision scores every legal candidate (card, contract, declare or not) by a linear
-function of features the heuristic ignores (voids, unseen cards per suit, the trick in
-progress, a declared K♥, the totals, who is known not to hold a trix card from the trix
-history, and which candidate the heuristic would choose) and plays the best
-(strategies/_expert_kernels.py, compiled). The weights come
-from a ``model.npz`` file written by ``trixsim train``: ``expert@DIR/model.npz`` loads
-one; plain ``expert`` loads the bundled weights (``expert_model.npz`` beside this module).
+Each decision scores every legal candidate (card, contract, declare or not) from features
+the heuristic ignores (voids, unseen cards per suit, the trick in progress, a declared K♥,
+the totals, who is known not to hold a trix card from the trix history, and which candidate
+the heuristic would choose) and plays the best (strategies/_expert_kernels.py, compiled).
+Each kind of decision has its model: a linear part plus a hidden layer of rectified units.
+The weights come from a ``model.npz`` file written by ``trixsim train``:
+``expert@DIR/model.npz`` loads one; plain ``expert`` loads the bundled weights
+(``expert_model.npz`` beside this module).
 """
 
 from __future__ import annotations
@@ -17,40 +18,65 @@ import numpy as np
 from trixsim.strategies import _expert_kernels as K
 
 from trixsim.games.trix.observation import Observation
+from trixsim.learned import Weights, linear
+from trixsim.learned import start_weights as fit_start
 from trixsim.strategy import Strategy
 
 BUNDLED_MODEL = Path(__file__).with_name("expert_model.npz")
 """The shipped weights (see the README for the ``trixsim train`` command that made them)."""
-MODEL_FORMAT = "trixsim-expert-linear-2"
+MODEL_FORMAT = "trixsim-expert-3"
+"""Weights files: ``u``, ``W``, ``b``, ``v`` (``trixsim.train.fit.Weights``)."""
+LINEAR_FORMAT = "trixsim-expert-linear-2"
+"""Older weights files, read too: ``weights``, linear models (no hidden layer)."""
+MAX_HIDDEN = 1024
 
 
 class ModelError(ValueError):
     """A model file that is not a readable expert model."""
 
 
-def read_model(path: str | Path) -> np.ndarray:
-    """The flat float64 weights of a ``model.npz``; ModelError with a one-line reason."""
+def read_model(path: str | Path) -> Weights:
+    """The models of a ``model.npz``; ModelError with a one-line reason."""
     try:
         with np.load(path, allow_pickle=False) as z:
             fmt = str(z["format"]) if "format" in z else ""
-            w = np.asarray(z["weights"], dtype=np.float64)
+            if fmt == LINEAR_FORMAT:
+                w = linear(np.asarray(z["weights"], dtype=np.float64))
+            else:
+                w = {k: np.asarray(z[k], dtype=np.float64) for k in ("u", "W", "b", "v")}
     except FileNotFoundError:
         raise ModelError(f"model file {str(path)!r} not found") from None
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"model file {str(path)!r} is not an expert model ({exc})") from None
-    if fmt != MODEL_FORMAT or w.shape != (K.N_MODELS, K.N_FEATURES) \
-            or not np.isfinite(w).all():
+    hidden = w["W"].shape[-1] if w["W"].ndim == 3 else -1
+    shapes = {"u": (K.N_MODELS, K.N_FEATURES), "W": (K.N_MODELS, K.N_FEATURES, hidden),
+              "b": (K.N_MODELS, hidden), "v": (K.N_MODELS, hidden)}
+    if fmt not in (MODEL_FORMAT, LINEAR_FORMAT) or not 0 <= hidden <= MAX_HIDDEN \
+            or any(w[k].shape != shape for k, shape in shapes.items()) \
+            or not all(np.isfinite(a).all() for a in w.values()):
         raise ModelError(f"model file {str(path)!r} is not an expert model of format "
-                         f"{MODEL_FORMAT} with {K.N_MODELS}x{K.N_FEATURES} finite weights")
-    return np.ascontiguousarray(w.ravel())
+                         f"{MODEL_FORMAT}: {K.N_MODELS} models of {K.N_FEATURES} features "
+                         f"and at most {MAX_HIDDEN} hidden units, finite weights")
+    return w
 
 
-def start_weights() -> np.ndarray:
-    """The weights a training starts from: the heuristic's choice and nothing else (so the
-    untrained model plays exactly as heuristic)."""
-    w = np.zeros((K.N_MODELS, K.N_FEATURES))
-    w[:, K.HEUR] = 3.0
-    return w.ravel()
+def start_weights(hidden: int = 0) -> Weights:
+    """The models a training starts from: the heuristic's choice and nothing else (so the
+    untrained model plays exactly as heuristic), and a hidden layer of ``hidden`` units
+    that weighs nothing yet."""
+    u = np.zeros((K.N_MODELS, K.N_FEATURES))
+    u[:, K.HEUR] = 3.0
+    return fit_start(K.N_MODELS, K.N_FEATURES, hidden, u)
+
+
+def policy_vector(w: Weights) -> np.ndarray:
+    """The models as the compiled scorer reads them: the hidden width, then each model's
+    W, b, v and u (``_expert_kernels``' layout)."""
+    hidden = w["W"].shape[2]
+    parts = [np.array([hidden], dtype=np.float64)]
+    for m in range(K.N_MODELS):
+        parts += [w["W"][m].ravel(), w["b"][m], w["v"][m], w["u"][m]]
+    return np.ascontiguousarray(np.concatenate(parts))
 
 
 def heuristic_params() -> np.ndarray:
@@ -60,15 +86,15 @@ def heuristic_params() -> np.ndarray:
     return np.ascontiguousarray(HeuristicStrategy().policy_params(), dtype=np.float64)
 
 
-def write_model(path: str | Path, weights: np.ndarray) -> None:
-    """Write weights (N_MODELS × N_FEATURES) in the format ``read_model`` reads."""
-    w = np.asarray(weights, dtype=np.float64).reshape(K.N_MODELS, K.N_FEATURES)
+def write_model(path: str | Path, w: Weights) -> None:
+    """Write models in the format ``read_model`` reads."""
+    arrays = {k: np.asarray(w[k], dtype=np.float64) for k in ("u", "W", "b", "v")}
     with open(path, "wb") as f:
-        np.savez_compressed(f, format=np.array(MODEL_FORMAT), weights=w)
+        np.savez_compressed(f, format=np.array(MODEL_FORMAT), **arrays)
 
 
 class ExpertStrategy(Strategy):
-    """The learned linear policy over (state, candidate) features."""
+    """The learned policy over (state, candidate) features."""
 
     name = "expert"
     game = "trix"
@@ -81,8 +107,19 @@ class ExpertStrategy(Strategy):
 
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
+        self._vector: np.ndarray | None = None
         self.weights = read_model(BUNDLED_MODEL) if BUNDLED_MODEL.exists() \
             else start_weights()
+
+    @property
+    def weights(self) -> Weights:
+        """The models it plays."""
+        return self._weights
+
+    @weights.setter
+    def weights(self, w: Weights) -> None:
+        self._weights = w
+        self._vector = None
 
     def with_data_file(self, path: str) -> ExpertStrategy:
         """This strategy playing the weights of ``path``."""
@@ -90,9 +127,11 @@ class ExpertStrategy(Strategy):
         return self
 
     def policy_params(self) -> np.ndarray:
-        """The compiled policy's vector: the flat weights, then the heuristic's
-        parameters (its choice is one of the features)."""
-        return np.concatenate([self.weights, heuristic_params()])
+        """The compiled policy's vector: the models (``policy_vector``), then the
+        heuristic's parameters (its choice is one of the features)."""
+        if self._vector is None:
+            self._vector = np.concatenate([policy_vector(self.weights), heuristic_params()])
+        return self._vector
 
     def _answer(self, obs: Observation) -> np.ndarray:
         out = np.empty(len(obs), dtype=np.int64)

@@ -11,28 +11,49 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from trixsim.strategies import _expert_kernels as K
-from trixsim.strategies.expert import ExpertStrategy, start_weights, write_model
-from trixsim.strategies.expert_training.data import collect
+from trixsim.strategies.expert import (
+    LINEAR_FORMAT,
+    ExpertStrategy,
+    heuristic_params,
+    policy_vector,
+    read_model,
+    start_weights,
+    write_model,
+)
+from trixsim.strategies.expert_training.data import collect, features
 from trixsim.strategies.expert_training.trainee import TRAINEE
 
+from trixsim import learned
 from trixsim.cli import cli
 from trixsim.loading import StrategyLoadError, load_strategy
 from trixsim.pool import LocalBackend
 from trixsim.testing import check_policy
 from trixsim.train import TrainConfig, TrainError, train
 
-SMALL = TrainConfig(teacher="heuristic", seed=3, iterations=2, deals=10, verify=50, steps=30)
+SMALL = TrainConfig(teacher="heuristic", seed=3, iterations=2, deals=10, verify=50, steps=30,
+                    hidden=8)
 
 
-def _weights(seed: int) -> np.ndarray:
-    return np.random.default_rng(seed).normal(size=(K.N_MODELS, K.N_FEATURES))
+def _weights(seed: int, hidden: int = 8) -> learned.Weights:
+    gen = np.random.default_rng(seed)
+    m, f = K.N_MODELS, K.N_FEATURES
+    return {"u": gen.normal(size=(m, f)), "W": gen.normal(size=(m, f, hidden)),
+            "b": gen.normal(size=(m, hidden)), "v": gen.normal(size=(m, hidden))}
+
+
+def _same(a: learned.Weights, b: learned.Weights) -> bool:
+    return set(a) == set(b) and all(np.array_equal(a[k], b[k]) for k in a)
 
 
 def test_expert_loads_weights_from_a_file_and_refuses_bad_ones(tmp_path: Path) -> None:
     path = tmp_path / "model.npz"
     write_model(path, _weights(1))
     s = load_strategy(f"expert@{path}", "trix")
-    assert np.array_equal(s.weights, _weights(1).ravel())
+    assert _same(s.weights, _weights(1))
+    wrong = {**_weights(1), "b": np.zeros((K.N_MODELS, 3))}  # 8 hidden units, 3 biases
+    write_model(tmp_path / "wrong.npz", wrong)
+    with pytest.raises(StrategyLoadError, match="not an expert model"):
+        load_strategy(f"expert@{tmp_path / 'wrong.npz'}", "trix")
     (tmp_path / "bad.npz").write_bytes(b"not a model")
     with pytest.raises(StrategyLoadError, match="not an expert model"):
         load_strategy(f"expert@{tmp_path / 'bad.npz'}", "trix")
@@ -45,8 +66,43 @@ def test_expert_loads_weights_from_a_file_and_refuses_bad_ones(tmp_path: Path) -
 def test_expert_policy_plays_as_its_methods_and_fairly(tmp_path: Path) -> None:
     # check_policy: the compiled policy answers as the methods, whatever the hidden cards
     s = ExpertStrategy()
-    s.weights = np.ascontiguousarray(_weights(2).ravel())
+    s.weights = _weights(2)
     check_policy(s, games=6, seed=4)
+
+
+def test_a_linear_model_file_of_before_plays_as_hidden_width_zero(tmp_path: Path) -> None:
+    u = _weights(5)["u"]
+    with open(tmp_path / "old.npz", "wb") as f:
+        np.savez_compressed(f, format=np.array(LINEAR_FORMAT), weights=u)
+    w = read_model(tmp_path / "old.npz")
+    assert _same(w, learned.linear(u)) and w["W"].shape == (K.N_MODELS, K.N_FEATURES, 0)
+    d = collect("heuristic", None, 6, 0, 1)
+    vec = np.concatenate([policy_vector(w), heuristic_params()])
+    for i in range(0, len(d["action"]), 5):
+        s, hand, lg = d["rows"][i], int(d["hand"][i]), int(d["legal"][i])
+        f = np.empty(K.N_FEATURES)
+        acts = [a for a in range(33) if (lg >> a) & 1]
+        m = K.model_of(s)
+        top = None
+        for a in acts:  # the linear score, as the models of before computed it
+            K.candidate_features(s, hand, a, K.trix_excluded(s), K.H.heuristic_decide(
+                s, lg, hand, heuristic_params()), f)
+            z = float(u[m] @ f)
+            if top is None or z > top[0]:
+                top = (z, a)
+        assert K.best_action(s, hand, lg, vec) == top[1]
+
+
+def test_the_compiled_scores_are_the_fit_s_scores() -> None:
+    d = collect("heuristic", None, 7, 0, 1)
+    t = features(d)
+    w = _weights(4, hidden=16)
+    vec = np.concatenate([policy_vector(w), heuristic_params()])
+    h = np.empty(16)
+    model = t["model"][t["group"]]
+    for j in range(0, len(model), 11):
+        want = learned.scores(t["X"][j:j + 1], w, int(model[j]))[0]
+        assert abs(K.score(vec, int(model[j]), t["X"][j], h) - want) < 1e-9
 
 
 def test_untrained_weights_play_exactly_as_heuristic() -> None:
@@ -54,7 +110,7 @@ def test_untrained_weights_play_exactly_as_heuristic() -> None:
     from trixsim.sim import play_batch
 
     s = ExpertStrategy()
-    s.weights = start_weights()
+    s.weights = start_weights(16)  # a hidden layer that weighs nothing yet
     ids = np.arange(30)
     for path in ("compiled", "stepwise"):
         a = play_batch([s] * 4, 8, ids, path=path, game=GAME)
@@ -84,7 +140,7 @@ def test_training_learns_the_teacher_and_verifies_each_iteration(tmp_path: Path)
     meta = json.loads((out / "train.json").read_text())
     assert meta["config"]["teacher"] == "heuristic" and "trixsim train" in meta["command"]
     s = load_strategy(f"expert@{out / 'model.npz'}", "trix")
-    assert s.weights.shape == (K.N_MODELS * K.N_FEATURES,)
+    assert s.weights["W"].shape == (K.N_MODELS, K.N_FEATURES, SMALL.hidden)
 
 
 def test_resume_retrains_what_no_longer_matches_and_refuses_other_settings(
@@ -165,7 +221,7 @@ def test_expert_search_plays_as_its_methods_and_fairly() -> None:
 
 def test_log_probabilities_sum_to_one_and_peak_at_the_policy_choice() -> None:
     d = collect("heuristic", None, 6, 0, 1)
-    w = np.concatenate([_weights(3).ravel(), ExpertStrategy().policy_params()[K.N_WEIGHTS:]])
+    w = np.concatenate([policy_vector(_weights(3)), heuristic_params()])
     for i in range(0, len(d["action"]), 7):
         s, hand, lg = d["rows"][i], int(d["hand"][i]), int(d["legal"][i])
         acts = [a for a in range(33) if (lg >> a) & 1]
@@ -177,11 +233,11 @@ def test_log_probabilities_sum_to_one_and_peak_at_the_policy_choice() -> None:
 def test_the_bundled_model_is_the_one_its_provenance_names() -> None:
     import hashlib
 
-    from trixsim.strategies.expert import BUNDLED_MODEL, read_model
+    from trixsim.strategies.expert import BUNDLED_MODEL
 
     doc = json.loads(BUNDLED_MODEL.with_suffix(".json").read_text())
     assert hashlib.sha256(BUNDLED_MODEL.read_bytes()).hexdigest() == doc["sha256"]
     assert doc["iterations"][-1]["weights_sha256"] == doc["sha256"]
     assert "trixsim train" in doc["trained_by"]["command"]
     assert BUNDLED_MODEL.stat().st_size < 5_000_000
-    assert np.array_equal(ExpertStrategy().weights, read_model(BUNDLED_MODEL))
+    assert _same(ExpertStrategy().weights, read_model(BUNDLED_MODEL))

@@ -1,4 +1,5 @@
-"""``trixsim.train`` knows no game: the fit works on any models-by-features weights, the
+"""``trixsim.train`` knows no game: the fit works on any number of models, features and
+hidden units, the
 verification plays whatever game it is given in that game's direction, and Trix's expert
 is one ``Trainee`` (its plug-in, ``trixsim.strategies.expert_training``)."""
 
@@ -8,6 +9,7 @@ import numpy as np
 from trixsim.strategies import _expert_kernels as K
 from trixsim.strategies.expert_training.trainee import MODEL_NAMES, TRAINEE
 
+from trixsim import learned
 from trixsim.pool import LocalBackend
 from trixsim.train import Trainee
 from trixsim.train.fit import agreement, fit, join
@@ -30,11 +32,28 @@ def _choices(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
 
 def test_the_fit_learns_any_shape_of_weights() -> None:
     t = _choices(400, np.random.default_rng(1))
-    w = fit(t, np.zeros((2, 4)), steps=200)
-    assert w.shape == (2, 4) and w[0, 0] > 0 and w[1, 1] < 0
+    w = fit(t, learned.start_weights(2, 4, 0, np.zeros((2, 4))), steps=300, lr=0.05)
+    assert w["u"].shape == (2, 4) and w["u"][0, 0] > 0 and w["u"][1, 1] < 0
     got = agreement(t, w)
     assert set(got) == {0, 1} and all(share > 0.9 for share, _ in got.values())
     assert got[0][1] + got[1][1] == 400
+
+
+def test_the_hidden_layer_learns_what_no_linear_model_can() -> None:
+    """The teacher picks the candidate farthest from zero in its first feature: no linear
+    score ranks that, a layer of rectified units does."""
+    rng = np.random.default_rng(2)
+    n = 1500
+    X = rng.normal(size=(3 * n, 2))
+    chosen = np.zeros(3 * n, dtype=bool)
+    chosen[3 * np.arange(n) + np.abs(X[:, 0]).reshape(n, 3).argmax(axis=1)] = True
+    t = {"X": X, "group": np.repeat(np.arange(n), 3), "chosen": chosen,
+         "model": np.zeros(n, dtype=np.int64)}
+    flat = fit(t, learned.start_weights(1, 2, 0, np.zeros((1, 2))), steps=600, lr=0.02)
+    deep = fit(t, learned.start_weights(1, 2, 16, np.zeros((1, 2))), steps=600, lr=0.02)
+    assert agreement(t, flat)[0][0] < 0.6 < 0.9 < agreement(t, deep)[0][0]
+    again = fit(t, learned.start_weights(1, 2, 16, np.zeros((1, 2))), steps=600, lr=0.02)
+    assert all(np.array_equal(deep[k], again[k]) for k in deep)  # seeded: the same fit
 
 
 def test_join_keeps_the_order_given() -> None:
@@ -54,6 +73,7 @@ def test_verification_plays_the_game_it_is_given() -> None:
 
 def test_the_expert_is_one_trainee() -> None:
     assert isinstance(TRAINEE, Trainee) and TRAINEE.game == "trix"
-    assert TRAINEE.shape == (K.N_MODELS, K.N_FEATURES) == (len(MODEL_NAMES), K.N_FEATURES)
-    w = TRAINEE.start_weights()
-    assert w.shape == (K.N_MODELS * K.N_FEATURES,)
+    assert (K.N_MODELS, K.N_FEATURES) == (len(MODEL_NAMES), TRAINEE.n_features)
+    w = TRAINEE.start_weights(4)
+    assert w["u"].shape == (K.N_MODELS, K.N_FEATURES)
+    assert w["W"].shape == (K.N_MODELS, K.N_FEATURES, 4) and not w["v"].any()

@@ -30,8 +30,11 @@ def register(group: click.Group) -> None:
                   help="Self-play deals per iteration (whole games, 4 seats labelled).")
     @click.option("--verify", type=Count(min=50), default=200, show_default=True,
                   help="Fresh duplicate deals verifying each iteration.")
-    @click.option("--steps", type=click.IntRange(1, 100000), default=300, show_default=True,
-                  help="Optimiser steps of each fit.")
+    @click.option("--steps", type=click.IntRange(1, 1000000), default=3000,
+                  show_default=True,
+                  help="Optimiser steps of each fit, per model (2,048 decisions a step).")
+    @click.option("--hidden", type=click.IntRange(0, 1024), default=64, show_default=True,
+                  help="Hidden units of each model (0: linear models).")
     @click.option("-j", "--workers", type=click.IntRange(1, 512), default=1,
                   show_default=True, help="Local worker processes.")
     @click.option("--resume", is_flag=True,
@@ -40,7 +43,8 @@ def register(group: click.Group) -> None:
     @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
     @backend_options()
     def train_cmd(out: Path, teacher: str, opponent: str, seed: int, iterations: int,
-                  deals: int, verify: int, steps: int, workers: int, resume: bool,
+                  deals: int, verify: int, steps: int, hidden: int, workers: int,
+                  resume: bool,
                   quiet: bool, scheduler: str | None, backend: str | None) -> None:
         """Train the learned expert policy by expert iteration.
 
@@ -60,7 +64,8 @@ def register(group: click.Group) -> None:
             except StrategyLoadError as exc:
                 raise click.BadParameter(str(exc), param_hint=hint) from None
         cfg = TrainConfig(teacher=teacher, opponent=opponent, seed=seed,
-                          iterations=iterations, deals=deals, verify=verify, steps=steps)
+                          iterations=iterations, deals=deals, verify=verify, steps=steps,
+                          hidden=hidden)
         where = open_backend(scheduler, backend, workers, quiet=quiet)
         show = sys.stderr.isatty() and not quiet
         bar = click.progressbar(length=1, label="training", file=sys.stderr) if show else None

@@ -1,10 +1,11 @@
-"""``trixsim train``: expert iteration by imitation, for a learned linear policy of any
+"""``trixsim train``: expert iteration by imitation, for a learned policy of any
 game (a ``Trainee``: Trix's ``expert`` is ``trixsim.strategies.expert_training``).
 
 Iteration k plays ``deals`` deals (numbers ``k * deals ..``) of the seed in self-play: the
 teacher in iteration 0, the model of iteration k-1 afterwards. At each decision the
 teacher (a strategy spec of the trainee's game) is asked what it would play; the model is
-then refitted on the decisions of all iterations so far (softmax regression, numpy), so
+then refitted on the decisions of all iterations so far (softmax regression of a linear
+part and a hidden layer, ``fit``, numpy), so
 it learns to answer like the teacher in the positions it reaches itself. Every iteration
 is verified on fresh duplicate deals (numbers from ``VERIFY_BASE``, never trained on):
 the model in one seat against the opponent in the other three, minus the opponent in all
@@ -36,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from trixsim import __version__
+from trixsim.learned import Weights
 from trixsim.pool import Backend
 from trixsim.train import verify as V
 from trixsim.train.fit import Candidates, Decisions, agreement, fit, join
@@ -48,7 +50,7 @@ JOB_DEALS = 10
 
 @dataclass(frozen=True)
 class Trainee:
-    """What ``train`` trains: a learned linear policy of one game (a plug-in beside the
+    """What ``train`` trains: a learned policy of one game (a plug-in beside the
     strategy it trains). The functions are module-level ones, so that a backend's
     workers can be sent them."""
 
@@ -57,15 +59,15 @@ class Trainee:
     strategy: str
     """The strategy that plays a weights file: ``{strategy}@{file}``."""
     model_names: tuple[str, ...]
-    """One linear model per kind of decision, by name (the rows of the weights)."""
+    """One model per kind of decision, by name (in the order of the weights)."""
     n_features: int
-    """Features per candidate (the columns of the weights)."""
-    start_weights: Callable[[], np.ndarray]
-    """The flat weights a training starts from."""
-    read_model: Callable[[Path], np.ndarray]
-    """The flat weights of a weights file (ValueError when it is none)."""
-    write_model: Callable[[Path, np.ndarray], None]
-    """Write flat weights as a file its strategy reads."""
+    """Features per candidate."""
+    start_weights: Callable[[int], Weights]
+    """The models a training starts from, with a hidden layer of that many units."""
+    read_model: Callable[[Path], Weights]
+    """The models of a weights file (ValueError when it is none)."""
+    write_model: Callable[[Path, Weights], None]
+    """Write models as a file its strategy reads."""
     collect: Callable[[str, str | None, int, int, int], Decisions]
     """``collect(teacher, actor, seed, start, stop)``: the decisions of deals ``start ..
     stop - 1`` in self-play by ``actor`` (None: the teacher), each labelled by the
@@ -75,11 +77,6 @@ class Trainee:
     """The candidates of every decision with their features (see ``fit``)."""
     start_label: str = "the start"
     """What the start weights play, as the agreement plot calls them."""
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """The weights as a matrix: models by features."""
-        return len(self.model_names), self.n_features
 
 
 class TrainError(RuntimeError):
@@ -96,7 +93,8 @@ class TrainConfig:
     iterations: int = 3
     deals: int = 40
     verify: int = 200
-    steps: int = 300
+    steps: int = 3000
+    hidden: int = 64
 
 
 def _sha(path: Path) -> str:
@@ -117,6 +115,8 @@ def trusted_history(out: Path, cfg: TrainConfig) -> list[dict[str, Any]]:
     except (OSError, ValueError) as exc:
         raise TrainError(f"{out}/train.json cannot be read: {exc}") from None
     same = {k: v for k, v in asdict(cfg).items() if k != "iterations"}
+    if isinstance(meta, dict) and isinstance(meta.get("config"), dict):
+        meta["config"].setdefault("hidden", 0)  # folders from before the hidden layer
     if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict) or \
             {k: v for k, v in meta["config"].items() if k != "iterations"} != same:
         raise TrainError(f"{out} was trained with other settings ({meta.get('config')}); "
@@ -178,14 +178,15 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
             "features": trainee.n_features, "models": list(names),
             "command": (f"trixsim train {out} --teacher {cfg.teacher} --opponent "
                         f"{cfg.opponent} --seed {cfg.seed} --iterations {cfg.iterations} "
-                        f"--deals {cfg.deals} --verify {cfg.verify} --steps {cfg.steps}")})
+                        f"--deals {cfg.deals} --verify {cfg.verify} --steps {cfg.steps} "
+                        f"--hidden {cfg.hidden}")})
         hist = []
     (out / "iterations").mkdir(exist_ok=True)
     (out / "data").mkdir(exist_ok=True)
     _write_json(out / "history.json", hist)
     parts = [_load_data(out / "data" / f"{k:03d}.npz") for k in range(len(hist))]
     w = trainee.read_model(out / "iterations" / f"{len(hist) - 1:03d}.npz") if hist \
-        else trainee.start_weights()
+        else trainee.start_weights(cfg.hidden)
     for k in range(len(hist), cfg.iterations):
         t0 = time.monotonic()
         actor = None if k == 0 else \
@@ -205,11 +206,10 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
                               specs=[cfg.teacher] + ([actor] if actor else []))
         new = join([got[key] for key in sorted(got)])
         # what the model before this iteration predicts well, on positions it never saw
-        seen = agreement(trainee.features(new), w.reshape(trainee.shape))  # 0: the start
+        seen = agreement(trainee.features(new), w)  # 0: the start
         parts.append(new)
-        w = fit(trainee.features(join(parts)), w.reshape(trainee.shape),
-                steps=cfg.steps).ravel()
-        fitted = agreement(trainee.features(new), w.reshape(trainee.shape))
+        w = fit(trainee.features(join(parts)), w, steps=cfg.steps)
+        fitted = agreement(trainee.features(new), w)
         wpath, dpath = out / "iterations" / f"{k:03d}.npz", out / "data" / f"{k:03d}.npz"
         trainee.write_model(wpath, w)
         with open(dpath, "wb") as f:
