@@ -10,6 +10,7 @@ INDEX: dict[tuple[str | None, str], str] = {
     # (game, name; None: any game) -> module:Class
     (None, "random"): "random_bot:RandomStrategy",
     ("trix", "expert"): "expert:ExpertStrategy",
+    ("trix", "expert-policy"): "expert:ExpertPolicy",
     ("trix", "heuristic"): "heuristic:HeuristicStrategy",
     ("trix", "heuristic-declare"): "heuristic:DeclareHeuristic",
     ("trix", "heuristic-early-trix"): "heuristic:EarlyTrixHeuristic",

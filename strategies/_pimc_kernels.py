@@ -102,7 +102,7 @@ def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
 def standing(W: np.ndarray, me: int, win: float, lose: float) -> float:
     """Seat ``me``'s standing in world ``W`` after its contract: the other seats' mean
     points minus its own, plus ``win`` if the game is over with its total the lowest and
-    minus ``lose`` if the highest (also ``expert-search``'s utility)."""
+    minus ``lose`` if the highest (also ``expert``'s utility)."""
     others = 0.0
     for p in range(4):
         if p != me:

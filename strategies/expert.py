@@ -13,6 +13,7 @@ The weights come from a ``model.npz`` file written by ``trixsim train``:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from trixsim.strategies import _expert_kernels as K
@@ -20,7 +21,7 @@ from trixsim.strategies import _expert_kernels as K
 from trixsim.games.trix.observation import Observation
 from trixsim.learned import Weights, linear
 from trixsim.learned import start_weights as fit_start
-from trixsim.strategy import Strategy
+from trixsim.strategy import Param, Strategy
 
 BUNDLED_MODEL = Path(__file__).with_name("expert_model.npz")
 """The shipped weights (see the README for the ``trixsim train`` command that made them)."""
@@ -93,17 +94,18 @@ def write_model(path: str | Path, w: Weights) -> None:
         np.savez_compressed(f, format=np.array(MODEL_FORMAT), **arrays)
 
 
-class ExpertStrategy(Strategy):
-    """The learned policy over (state, candidate) features."""
+class ExpertPolicy(Strategy):
+    """The learned policy over (state, candidate) features, without search."""
 
-    name = "expert"
+    name = "expert-policy"
     game = "trix"
-    description = ("learned policy copying search (pimc) from voids, unseen cards, the "
-                   "trick, a declared K♥, totals and the trix history; trixsim train")
+    description = ("expert's learned policy alone, no search: copies pimc:worlds=200 from "
+                   "voids, unseen cards, the trick, a declared K♥, totals and the trix "
+                   "history (trixsim train); as fast as heuristic")
     observes = None  # the whole public state row, for the compiled scorer
     policy = K.expert_policy
     takes_data_file = True
-    """``expert@FILE.npz`` loads weights from FILE (``trixsim.loading``)."""
+    """``expert-policy@FILE.npz`` loads weights from FILE (``trixsim.loading``)."""
 
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
@@ -121,7 +123,7 @@ class ExpertStrategy(Strategy):
         self._weights = w
         self._vector = None
 
-    def with_data_file(self, path: str) -> ExpertStrategy:
+    def with_data_file(self, path: str) -> ExpertPolicy:
         """This strategy playing the weights of ``path``."""
         self.weights = read_model(path)
         return self
@@ -155,3 +157,54 @@ class ExpertStrategy(Strategy):
     def place(self, obs: Observation) -> np.ndarray:
         """The best-scoring trix card."""
         return self._answer(obs)
+
+
+class ExpertStrategy(ExpertPolicy):
+    """Search over sampled worlds, rolled out with the learned policy for every seat."""
+
+    name = "expert"
+    description = ("the strongest bot: pimc's search rolled out with the learned policy "
+                   "(expert-policy) as the model of every seat")
+    params = {
+        "worlds": Param(64, "sampled deals of the hidden cards per decision", limit=(1, 256)),
+        "win_bonus": Param(300.0, "value of ending the game with the lowest total"),
+        "lose_penalty": Param(600.0, "cost of ending the game with the highest total"),
+        "prune": Param(2.0, "after 8 worlds and at each half as many more, drop the actions "
+                            "that trail the best by more than this many standard errors "
+                            "(0: play every action in every world)"),
+    }
+    policy = None  # the search kernel, imported (and on a first run compiled) on first use
+    """``expert@FILE.npz`` searches with the weights of FILE."""
+
+    def __init__(self, **values: object) -> None:
+        super().__init__(**values)
+        if self.worlds < 1 or not self.prune >= 0:
+            raise ValueError("strategy 'expert' needs worlds of at least 1 and prune of at "
+                             f"least 0, got worlds={self.worlds}, prune={self.prune}")
+
+    def policy_params(self) -> np.ndarray:
+        """Worlds, bonus, penalty, pruning, then the learned policy's vector."""
+        head = np.array([self.worlds, self.win_bonus, self.lose_penalty, self.prune],
+                        dtype=float)
+        return np.concatenate([head, super().policy_params()])
+
+    def compiled(self) -> tuple[Any, np.ndarray] | None:
+        """The search kernel as a compiled policy (imported, and compiled, on first use),
+        unless a subclass answers with methods of its own."""
+        for cls in type(self).__mro__:
+            if cls is ExpertStrategy:
+                break
+            if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
+                return None
+        from trixsim.strategies import _expert_search_kernels as S
+
+        return S.search_policy, np.ascontiguousarray(self.policy_params(), dtype=np.float64)
+
+    def _answer(self, obs: Observation) -> np.ndarray:
+        from trixsim.strategies import _expert_search_kernels as S
+
+        out = np.empty(len(obs), dtype=np.int64)
+        S.search_batch(obs.state_rows(), np.ascontiguousarray(obs.legal, dtype=np.int64),
+                       np.ascontiguousarray(obs.hand, dtype=np.int64),
+                       np.ascontiguousarray(obs.key), self.policy_params(), out)
+        return out

@@ -24,11 +24,10 @@ ALLOWED: dict[str, str] = {
     "trixsim.strategies._pimc_kernels": "Trix's pimc's compiled kernels",
     "trixsim.strategies.expert": "Trix's learned expert policy",
     "trixsim.strategies._expert_kernels": "Trix's expert's features and compiled scorer",
+    "trixsim.strategies._expert_search_kernels": "Trix's expert's compiled search",
     # Trix's own plug-in for training its expert (trixsim.train is the generic loop)
     "trixsim.strategies.expert_training.data": "Trix's expert: self-play data, labelled",
     "trixsim.strategies.expert_training.trainee": "Trix's expert as a trixsim.train Trainee",
-    "trixsim.strategies.expert_training.search": "Trix's expert-search prototype",
-    "trixsim.strategies.expert_training._search_kernels": "expert-search's compiled parts",
     # Trix's own plug-in of the terminal table (Trix's Game.terminal names it)
     "trixsim.terminal.trix": "Trix at the terminal: its session, typed moves and records",
     # Trix's own plug-in: its report aspects

@@ -19,7 +19,8 @@ from trixsim.testing import ConformanceError, check_fair_play, check_policy, che
 from trixsim.testing.redeal import History
 
 HONEST = [("trix", "random"), ("trix", "heuristic"), ("trix", "pimc"),
-          ("trix", "expert"), ("trump7", "random"), ("trump7", "heuristic"),
+          pytest.param("trix", "expert", marks=pytest.mark.slow),  # a search: a minute
+          ("trix", "expert-policy"), ("trump7", "random"), ("trump7", "heuristic"),
           ("trump7", "pimc"), ("trump7-bid", "random"), ("trump7-bid", "heuristic"),
           ("trump7-bid", "pimc")]
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from trixsim.strategies import _expert_kernels as K
 from trixsim.strategies.expert import (
     LINEAR_FORMAT,
-    ExpertStrategy,
+    ExpertPolicy,
     heuristic_params,
     policy_vector,
     read_model,
@@ -48,8 +48,9 @@ def _same(a: learned.Weights, b: learned.Weights) -> bool:
 def test_expert_loads_weights_from_a_file_and_refuses_bad_ones(tmp_path: Path) -> None:
     path = tmp_path / "model.npz"
     write_model(path, _weights(1))
-    s = load_strategy(f"expert@{path}", "trix")
-    assert _same(s.weights, _weights(1))
+    for name in ("expert-policy", "expert"):  # the policy, and the search rolled out with it
+        s = load_strategy(f"{name}@{path}", "trix")
+        assert _same(s.weights, _weights(1))
     wrong = {**_weights(1), "b": np.zeros((K.N_MODELS, 3))}  # 8 hidden units, 3 biases
     write_model(tmp_path / "wrong.npz", wrong)
     with pytest.raises(StrategyLoadError, match="not an expert model"):
@@ -65,7 +66,7 @@ def test_expert_loads_weights_from_a_file_and_refuses_bad_ones(tmp_path: Path) -
 
 def test_expert_policy_plays_as_its_methods_and_fairly(tmp_path: Path) -> None:
     # check_policy: the compiled policy answers as the methods, whatever the hidden cards
-    s = ExpertStrategy()
+    s = ExpertPolicy()
     s.weights = _weights(2)
     check_policy(s, games=6, seed=4)
 
@@ -109,7 +110,7 @@ def test_untrained_weights_play_exactly_as_heuristic() -> None:
     from trixsim.games.trix import GAME
     from trixsim.sim import play_batch
 
-    s = ExpertStrategy()
+    s = ExpertPolicy()
     s.weights = start_weights(16)  # a hidden layer that weighs nothing yet
     ids = np.arange(30)
     for path in ("compiled", "stepwise"):
@@ -139,7 +140,7 @@ def test_training_learns_the_teacher_and_verifies_each_iteration(tmp_path: Path)
     assert v["lo"] <= v["mean"] <= v["hi"] and v["deals"][1] - v["deals"][0] == 50
     meta = json.loads((out / "train.json").read_text())
     assert meta["config"]["teacher"] == "heuristic" and "trixsim train" in meta["command"]
-    s = load_strategy(f"expert@{out / 'model.npz'}", "trix")
+    s = load_strategy(f"expert-policy@{out / 'model.npz'}", "trix")
     assert s.weights["W"].shape == (K.N_MODELS, K.N_FEATURES, SMALL.hidden)
 
 
@@ -214,9 +215,8 @@ def test_data_are_the_same_whatever_the_worker_count(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_expert_search_plays_as_its_methods_and_fairly() -> None:
-    spec = "trixsim.strategies.expert_training.search:ExpertSearchStrategy:worlds=2"
-    check_policy(load_strategy(spec, "trix"), games=3, seed=2)
+def test_expert_s_search_plays_as_its_methods_and_fairly() -> None:
+    check_policy(load_strategy("expert:worlds=2", "trix"), games=3, seed=2)
 
 
 def test_log_probabilities_sum_to_one_and_peak_at_the_policy_choice() -> None:
@@ -240,4 +240,5 @@ def test_the_bundled_model_is_the_one_its_provenance_names() -> None:
     assert doc["iterations"][-1]["weights_sha256"] == doc["sha256"]
     assert "trixsim train" in doc["trained_by"]["command"]
     assert BUNDLED_MODEL.stat().st_size < 5_000_000
-    assert _same(ExpertStrategy().weights, read_model(BUNDLED_MODEL))
+    assert _same(ExpertPolicy().weights, read_model(BUNDLED_MODEL))
+    assert _same(load_strategy("expert", "trix").weights, read_model(BUNDLED_MODEL))

@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "browser."),
     "tournament": ("tournament", "Rank strategies by playing every pair of them on "
                                  "duplicate deals."),
-    "train": ("train", "Train the learned expert policy by expert iteration."),
+    "train": ("train", "Train expert's learned policy by expert iteration."),
     "tune": ("tune", "Tune a strategy's numeric parameters with SPSA on duplicate deals."),
     "strategies": ("strategies", "List the strategies of a game (--game): bundled ones and "
                                  "those installed through the 'trixsim.strategies' entry "

@@ -14,10 +14,11 @@ MODEL_NAMES = ("dineri", "damet", "pli", "farcha", "ray", "general", "trix", "pi
 """The expert's linear models, one per kind of decision (the card play of each contract,
 the pick and the K♥ declaration), in the order of its weights' rows."""
 
-TRAINEE = Trainee(game=GAME.name, strategy="expert", model_names=MODEL_NAMES,
+TRAINEE = Trainee(game=GAME.name, strategy="expert-policy", model_names=MODEL_NAMES,
                   n_features=K.N_FEATURES, start_weights=start_weights,
                   read_model=read_model, write_model=write_model, collect=collect,
                   features=features, start_label="the start (heuristic's choices)")
-"""Trix's learned ``expert``, trained by imitation of a Trix teacher."""
+"""Trix's learned policy (``expert-policy``, the rollout policy of ``expert``), trained by
+imitation of a Trix teacher."""
 
 __all__ = ["MODEL_NAMES", "TRAINEE"]

@@ -46,11 +46,12 @@ def register(group: click.Group) -> None:
                   deals: int, verify: int, steps: int, hidden: int, workers: int,
                   resume: bool,
                   quiet: bool, scheduler: str | None, backend: str | None) -> None:
-        """Train the learned expert policy by expert iteration.
+        """Train expert's learned policy by expert iteration.
 
         Self-play deals labelled by the teacher (search), a softmax fit of the model to
         its choices, each iteration verified on fresh duplicate deals. Writes DIR/model.npz
-        (load it as expert@DIR/model.npz), train.json, history.json, strength.png and
+        (play it as expert@DIR/model.npz, the search, or expert-policy@DIR/model.npz, the
+        policy alone), train.json, history.json, strength.png and
         agreement.png. Ctrl-C keeps the finished iterations (exit 130); --resume continues."""
         from trixsim.loading import StrategyLoadError, load_strategy
         from trixsim.pool import WorkerDied
@@ -99,7 +100,8 @@ def register(group: click.Group) -> None:
             raise write_failed(out, exc) from None
         last = hist[-1]["verify"] if hist else None
         click.echo(f"{len(hist)} iterations in {out}/ (model.npz, history.json, "
-                   f"strength.png, agreement.png); load the model as expert@{out}/model.npz")
+                   f"strength.png, agreement.png); play it as expert@{out}/model.npz (the "
+                   f"search) or expert-policy@{out}/model.npz (the policy alone)")
         if last:
             click.echo(f"last iteration against {last['opponent']} on {verify:,} fresh "
                        f"deals: {last['mean']:+.1f} per game, 95% [{last['lo']:+.1f}, "

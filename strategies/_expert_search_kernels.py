@@ -1,15 +1,15 @@
-"""Compiled kernels of ``expert-search``: Monte-Carlo search rolled out with the learned
-policy (a prototype of search with the ``expert`` model as rollout policy and as the model
-of the other seats).
+"""Compiled kernels of ``expert``: Monte-Carlo search rolled out with the learned policy
+(``_expert_kernels``), which is also its model of how the other seats play.
 
-It is ``pimc``'s search with two of its parts swapped: the generic driver
-(``trixsim.search.pimc``) deals the hidden cards ``worlds`` times and plays each legal
-action and the rest of the contract in every world, and the standing after the contract
-is ``pimc``'s (``_pimc_kernels.standing``: the other seats' mean points minus its own, a
-bonus for ending the game lowest, a penalty for ending it highest). Its own is the
-rollout, the learned policy for all four seats; its worlds are pimc's (which keep to the
-trix passes seen). Ties go to the learned policy's own choice. Randomness comes only
-from the decision's key.
+It is ``pimc``'s search with one part swapped: the generic driver
+(``trixsim.search.pimc``) deals the hidden cards ``worlds`` times (pimc's worlds, which
+keep to the voids and the trix passes seen) and plays each legal action and the rest of
+the contract in every world, dropping the actions that trail by more than ``prune``
+standard errors as pimc does, and the standing after the contract is ``pimc``'s
+(``_pimc_kernels.standing``: the other seats' mean points minus its own, a bonus for
+ending the game lowest, a penalty for ending it highest). Its own is the rollout: the
+learned policy for all four seats. Ties go to the learned policy's own choice.
+Randomness comes only from the decision's key.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 from trixsim.strategies import _expert_kernels as E
 from trixsim.strategies import _pimc_kernels as pimc_kernels
-from trixsim.strategies._pimc_kernels import standing
+from trixsim.strategies._pimc_kernels import PRUNE_FLOOR, standing
 
 from trixsim import rng
 from trixsim.games.trix import cards
@@ -36,10 +36,10 @@ from trixsim.search.pimc import MAX_ACTIONS, best_action, specialise
 guard(__file__, sources(cards, rng, policy_module, worlds_module, E, pimc_kernels,
                         driver_module), tuple(C.items()), DONE)
 
-P_WORLDS, P_WIN, P_LOSE = 0, 1, 2
-P_MODEL = 3
-"""The parameter vector: worlds, win bonus, lose penalty, then the learned policy's vector
-(its weights, then the heuristic's parameters)."""
+P_WORLDS, P_WIN, P_LOSE, P_PRUNE = 0, 1, 2, 3
+P_MODEL = 4
+"""The parameter vector: worlds, win bonus, lose penalty, pruning, then the learned
+policy's vector (its models, then the heuristic's parameters)."""
 _DECISION, _SEAT, _TURN = C["decision"], C["seat"], C["turn"]
 _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
 
@@ -63,7 +63,7 @@ def _utility(W: np.ndarray, me: int, prm: np.ndarray) -> float:
 
 _scores = specialise(__name__, "_scores", sample=sample_world, apply=pimc_kernels._apply,
                      rollout=_rollout, utility=_utility, inline=True)
-"""The generic driver (``trixsim.search.pimc``) bound to expert-search's functions."""
+"""The generic driver (``trixsim.search.pimc``) bound to expert's functions."""
 
 
 @njit(cache=True, nogil=True)
@@ -73,11 +73,13 @@ def search_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) 
     if bit_count(lg & 0xFFFFFFFF) <= 1:
         return own
     score = np.zeros(MAX_ACTIONS)
-    _scores(s, s[_SEAT], lg, hand, key, int(prm[P_WORLDS]), prm, score, 0.0, 0.0,
-            True)  # no pruning; its rollouts are deterministic, so a world drawn again
-    # is not played again (the same scores)
-    best = best_action(lg, score)
-    return own if score[own] == score[best] else best  # ties: the policy's own choice
+    # its rollouts are deterministic, so a world drawn again is not played again
+    alive = _scores(s, s[_SEAT], lg, hand, key, int(prm[P_WORLDS]), prm, score,
+                    prm[P_PRUNE], PRUNE_FLOOR, True)
+    best = best_action(alive, score)
+    if (alive >> own) & 1 and score[own] == score[best]:
+        return own  # ties: the policy's own choice
+    return best
 
 
 @njit(POLICY_SIG, cache=True, nogil=True)
