@@ -21,7 +21,7 @@ from trixsim.strategies import _expert_kernels as K
 from trixsim.games.trix.observation import Observation
 from trixsim.learned import Weights, linear
 from trixsim.learned import start_weights as fit_start
-from trixsim.strategy import Param, Strategy
+from trixsim.strategy import Param, Strategy, overrides_below
 
 BUNDLED_MODEL = Path(__file__).with_name("expert_model.npz")
 """The shipped weights (see the README for the ``trixsim train`` command that made them)."""
@@ -191,11 +191,8 @@ class ExpertStrategy(ExpertPolicy):
     def compiled(self) -> tuple[Any, np.ndarray] | None:
         """The search kernel as a compiled policy (imported, and compiled, on first use),
         unless a subclass answers with methods of its own."""
-        for cls in type(self).__mro__:
-            if cls is ExpertStrategy:
-                break
-            if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
-                return None
+        if overrides_below(type(self), ExpertStrategy):
+            return None
         from trixsim.strategies import _expert_search_kernels as S
 
         return S.search_policy, np.ascontiguousarray(self.policy_params(), dtype=np.float64)

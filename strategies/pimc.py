@@ -26,7 +26,7 @@ from trixsim.strategies.heuristic import HeuristicStrategy
 from trixsim.games.trix.observation import Observation
 from trixsim.games.trix.types import DECISION_NAMES
 from trixsim.search.settings import search_bits
-from trixsim.strategy import Param, Strategy
+from trixsim.strategy import Param, Strategy, overrides_below
 
 _DECISIONS = {name: i for i, name in enumerate(DECISION_NAMES[:4])}
 
@@ -78,11 +78,8 @@ class PimcStrategy(Strategy):
         """The search kernel as a compiled policy, unless a subclass overrides a method.
         Loaded here rather than at import, so that runs without a pimc seat never compile
         it (strategy discovery imports every bundled module)."""
-        for cls in type(self).__mro__:
-            if cls is PimcStrategy:
-                break
-            if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
-                return None
+        if overrides_below(type(self), PimcStrategy):
+            return None
         from trixsim.strategies import _pimc_kernels as K
 
         return K.pimc_policy, np.ascontiguousarray(self.policy_params(), dtype=np.float64)

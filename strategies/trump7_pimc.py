@@ -26,7 +26,7 @@ from trixsim.strategies.trump7_heuristic import Trump7Heuristic
 from trixsim.games.trump7.observation import PUBLIC, Observation
 from trixsim.games.trump7.state import BID, PLAY, WIDTH
 from trixsim.search.settings import search_bits
-from trixsim.strategy import Param, Strategy
+from trixsim.strategy import Param, Strategy, overrides_below
 
 _SEARCH = {"play": PLAY, "bid": BID}
 
@@ -75,11 +75,8 @@ class Trump7Pimc(Strategy):
         """The search kernel as a compiled policy, unless a subclass overrides a method.
         Loaded here rather than at import, so that runs without a pimc seat never compile
         it (strategy discovery imports every bundled module)."""
-        for cls in type(self).__mro__:
-            if cls in (Trump7Pimc, Trump7BidPimc):
-                break
-            if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
-                return None
+        if overrides_below(type(self), Trump7Pimc, Trump7BidPimc):
+            return None
         from trixsim.strategies import _trump7_pimc_kernels as K
 
         return K.pimc_policy, np.ascontiguousarray(self.policy_params(), dtype=np.float64)

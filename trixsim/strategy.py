@@ -159,13 +159,22 @@ class Strategy:
         owner = next((c for c in type(self).__mro__ if "policy" in c.__dict__), None)
         if owner is None or owner.__dict__["policy"] is None:
             return None
-        for cls in type(self).__mro__:
-            if cls is owner:
-                break
-            if any(callable(v) and k != "__init__" for k, v in cls.__dict__.items()):
-                return None
+        if overrides_below(type(self), owner):
+            return None
         params = np.ascontiguousarray(self.policy_params(), dtype=np.float64)
         return owner.__dict__["policy"], params
+
+
+def overrides_below(cls: type, *owners: type) -> bool:
+    """Whether a class of ``cls``'s MRO before the first of ``owners`` (the class that set
+    a compiled policy or narrower observations) defines a method of its own, besides
+    ``__init__``: its answers could then differ from what that class promised."""
+    for c in cls.__mro__:
+        if c in owners:
+            return False
+        if any(callable(v) and k != "__init__" for k, v in c.__dict__.items()):
+            return True
+    return False
 
 
 _NARROWING: dict[type, dict[str, frozenset[str]] | None] = {}
@@ -178,11 +187,8 @@ def decision_fields(cls: type) -> dict[str, frozenset[str]] | None:
     if cls not in _NARROWING:
         owner = next((c for c in cls.__mro__ if "observes_by_decision" in c.__dict__), None)
         narrow = None if owner is None else owner.__dict__["observes_by_decision"]
-        for c in cls.__mro__:
-            if c is owner or narrow is None:
-                break
-            if any(callable(v) and k != "__init__" for k, v in c.__dict__.items()):
-                narrow = None
+        if narrow is not None and overrides_below(cls, owner):
+            narrow = None
         _NARROWING[cls] = None if narrow is None else {
             d: frozenset(f) for d, f in narrow.items()}
     return _NARROWING[cls]
