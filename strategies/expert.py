@@ -1,13 +1,16 @@
-"""``expert``: a learned policy, trained by ``trixsim train`` to copy what search plays.
+"""``expert`` and ``expert-policy``: a policy trained by ``trixsim train`` to copy what
+search plays, and pimc's search rolled out with that policy for every seat.
 
-Each decision scores every legal candidate (card, contract, declare or not) from features
-the heuristic ignores (voids, unseen cards per suit, the trick in progress, a declared K♥,
-the totals, who is known not to hold a trix card from the trix history, and which candidate
-the heuristic would choose) and plays the best (strategies/_expert_kernels.py, compiled).
-Each kind of decision has its model: a linear part plus a hidden layer of rectified units.
-The weights come from a ``model.npz`` file written by ``trixsim train``:
-``expert@DIR/model.npz`` loads one; plain ``expert`` loads the bundled weights
-(``expert_model.npz`` beside this module).
+``expert-policy`` scores every legal candidate (card, contract, declare or not) from
+features the heuristic ignores (voids, unseen cards per suit, the trick in progress, a
+declared K♥, the totals, who is known not to hold a trix card from the trix history, and
+which candidate the heuristic would choose) and plays the best
+(strategies/_expert_kernels.py, compiled). Each kind of decision has its model: a linear
+part plus a hidden layer of rectified units. ``expert`` searches as ``pimc`` does, with
+that policy as its rollout and its model of the other seats
+(strategies/_expert_search_kernels.py). The weights come from a ``model.npz`` file written
+by ``trixsim train``: ``expert@DIR/model.npz`` or ``expert-policy@DIR/model.npz`` loads one;
+without ``@`` both load the bundled weights (``expert_model.npz`` beside this module).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from trixsim.strategy import Param, Strategy, overrides_below
 BUNDLED_MODEL = Path(__file__).with_name("expert_model.npz")
 """The shipped weights (see the README for the ``trixsim train`` command that made them)."""
 MODEL_FORMAT = "trixsim-expert-3"
-"""Weights files: ``u``, ``W``, ``b``, ``v`` (``trixsim.train.fit.Weights``)."""
+"""Weights files: ``u``, ``W``, ``b``, ``v`` (``trixsim.learned.Weights``)."""
 LINEAR_FORMAT = "trixsim-expert-linear-2"
 """Older weights files, read too: ``weights``, linear models (no hidden layer)."""
 MAX_HIDDEN = 1024

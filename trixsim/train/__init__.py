@@ -206,10 +206,11 @@ def train(cfg: TrainConfig, out: Path, backend: Backend, resume: bool = False,
                               specs=[cfg.teacher] + ([actor] if actor else []))
         new = join([got[key] for key in sorted(got)])
         # what the model before this iteration predicts well, on positions it never saw
-        seen = agreement(trainee.features(new), w)  # 0: the start
+        new_cands = trainee.features(new)
+        seen = agreement(new_cands, w)  # 0: the start
         parts.append(new)
         w = fit(trainee.features(join(parts)), w, steps=cfg.steps)
-        fitted = agreement(trainee.features(new), w)
+        fitted = agreement(new_cands, w)
         wpath, dpath = out / "iterations" / f"{k:03d}.npz", out / "data" / f"{k:03d}.npz"
         trainee.write_model(wpath, w)
         with open(dpath, "wb") as f:
