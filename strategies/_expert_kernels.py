@@ -380,27 +380,27 @@ def fill_features(rows: np.ndarray, hands: np.ndarray, legal: np.ndarray,
 def action_log_prob(s: np.ndarray, hand: int, legal: int, a: int, w: np.ndarray) -> float:
     """The model's log-probability of action ``a`` (softmax of the scores over the legal
     candidates): how likely the model finds a seat's actual play, for weighting sampled
-    worlds by the other seats' plays."""
-    m = model_of(s)
+    worlds by the other seats' plays (``expert``'s inference)."""
     d = s[_DECISION]
+    n = 2 if d == DECLARE else (7 if d == PICK else 32)
+    if a < 0 or a >= n or not (legal >> a) & 1:
+        return -np.inf
+    m = model_of(s)
     heur = H.heuristic_decide(s, legal, hand, heuristic_part(w))
     excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
     h = np.empty(int(w[0]), dtype=np.float64)
-    n = 2 if d == DECLARE else (7 if d == PICK else 32)
-    scores = np.full(n, -np.inf)
-    top = -np.inf
+    top, tot, mine = -np.inf, 0.0, 0.0
     for b in range(n):
         if not (legal >> b) & 1:
             continue
         candidate_features(s, hand, b, excl, heur, f)
         v = score(w, m, f, h)
-        scores[b] = v
-        top = max(top, v)
-    if a < 0 or a >= n or not (legal >> a) & 1:
-        return -np.inf
-    tot = 0.0
-    for b in range(n):
-        if (legal >> b) & 1:
-            tot += np.exp(scores[b] - top)
-    return scores[a] - top - np.log(tot)
+        if b == a:
+            mine = v
+        if v > top:  # log-sum-exp in one pass: rescale what was summed
+            tot = tot * np.exp(top - v) + 1.0
+            top = v
+        else:
+            tot += np.exp(v - top)
+    return mine - top - np.log(tot)

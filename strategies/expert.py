@@ -7,8 +7,8 @@ declared K♥, the totals, who is known not to hold a trix card from the trix hi
 which candidate the heuristic would choose) and plays the best
 (strategies/_expert_kernels.py, compiled). Each kind of decision has its model: a linear
 part plus a hidden layer of rectified units. ``expert`` searches as ``pimc`` does, with
-that policy as its rollout and its model of the other seats
-(strategies/_expert_search_kernels.py). The weights come from a ``model.npz`` file written
+that policy as its rollout and its model of the other seats, and draws its worlds by how
+likely that policy makes what the other seats did (strategies/_expert_search_kernels.py). The weights come from a ``model.npz`` file written
 by ``trixsim train``: ``expert@DIR/model.npz`` or ``expert-policy@DIR/model.npz`` loads one;
 without ``@`` both load the bundled weights (``expert_model.npz`` beside this module).
 """
@@ -163,11 +163,14 @@ class ExpertPolicy(Strategy):
 
 
 class ExpertStrategy(ExpertPolicy):
-    """Search over sampled worlds, rolled out with the learned policy for every seat."""
+    """Search over sampled worlds, rolled out with the learned policy for every seat; each
+    world the likeliest-weighted of ``infer`` deals that fit what the seat saw, by how
+    likely the policy makes the other seats' actions of the contract so far."""
 
     name = "expert"
     description = ("the strongest bot: pimc's search rolled out with the learned policy "
-                   "(expert-policy) as the model of every seat")
+                   "(expert-policy) as the model of every seat, its worlds weighted by how "
+                   "likely that policy makes the others' actions")
     params = {
         "worlds": Param(64, "sampled deals of the hidden cards per decision", limit=(1, 256)),
         "win_bonus": Param(300.0, "value of ending the game with the lowest total"),
@@ -175,20 +178,26 @@ class ExpertStrategy(ExpertPolicy):
         "prune": Param(2.0, "after 8 worlds and at each half as many more, drop the actions "
                             "that trail the best by more than this many standard errors "
                             "(0: play every action in every world)"),
+        "infer": Param(4, "candidate deals per world, one drawn by how likely the learned "
+                          "policy makes the other seats' actions so far (1: pimc's worlds, "
+                          "no inference)", limit=(1, 64)),
+        "sharp": Param(1.0, "weight of that likelihood: a candidate is drawn with "
+                            "probability likelihood ** sharp"),
     }
     policy = None  # the search kernel, imported (and on a first run compiled) on first use
     """``expert@FILE.npz`` searches with the weights of FILE."""
 
     def __init__(self, **values: object) -> None:
         super().__init__(**values)
-        if self.worlds < 1 or not self.prune >= 0:
-            raise ValueError("strategy 'expert' needs worlds of at least 1 and prune of at "
-                             f"least 0, got worlds={self.worlds}, prune={self.prune}")
+        if self.worlds < 1 or not self.prune >= 0 or self.infer < 1 or not self.sharp >= 0:
+            raise ValueError("strategy 'expert' needs worlds and infer of at least 1, prune "
+                             f"and sharp of at least 0, got worlds={self.worlds}, "
+                             f"prune={self.prune}, infer={self.infer}, sharp={self.sharp}")
 
     def policy_params(self) -> np.ndarray:
-        """Worlds, bonus, penalty, pruning, then the learned policy's vector."""
-        head = np.array([self.worlds, self.win_bonus, self.lose_penalty, self.prune],
-                        dtype=float)
+        """Worlds, bonus, penalty, pruning, inference, then the learned policy's vector."""
+        head = np.array([self.worlds, self.win_bonus, self.lose_penalty, self.prune,
+                         self.infer, self.sharp], dtype=float)
         return np.concatenate([head, super().policy_params()])
 
     def compiled(self) -> tuple[Any, np.ndarray] | None:

@@ -10,8 +10,9 @@ utility to the action's score. The game supplies, as compiled functions:
 - ``sample(s, me, hand, wkey, prm, W, work)``: write into row 0 of ``W`` a world: the
   public state row ``s`` with the hidden information (the other hands, a hidden stock's
   order) drawn from ``wkey`` consistently with what ``me``, holding ``hand``, has seen;
-  ``work`` is working space (``SAMPLE_WORK`` int64 entries, any contents) allocated once
-  per decision, so that dealing a world allocates nothing;
+  ``work`` is working space (``SAMPLE_WORK`` int64 entries) allocated and zeroed once
+  per decision, so that dealing a world allocates nothing and a sampler may keep what it
+  learns about the decision's worlds there from one world to the next;
 - ``apply(W, a)``: play action ``a`` for the seat to act in the world;
 - ``rollout(W, prm, wkey)``: play the world to the end of the span the game searches;
 - ``utility(W, me, prm)``: the seat's value of the finished world, **higher is better**:
@@ -187,7 +188,7 @@ def _pimc_scores(s: np.ndarray, me: int, lg: int, hand: int, key: int, n_worlds:
     base = np.zeros((1, width), dtype=np.int64)
     world = np.zeros((1, width), dtype=np.int64)
     W = unowned(world)  # no reference counting at each step of a rollout
-    work = np.empty(SAMPLE_WORK, dtype=np.int64)
+    work = np.zeros(SAMPLE_WORK, dtype=np.int64)
     keep = prune > 0.0 or same_worlds
     U = np.empty((n_worlds if keep else 0, MAX_ACTIONS))
     rows = np.empty((n_worlds if same_worlds else 0, width), dtype=np.int64)
