@@ -8,9 +8,10 @@ which candidate the heuristic would choose) and plays the best
 (strategies/_expert_kernels.py, compiled). Each kind of decision has its model: a linear
 part plus a hidden layer of rectified units. ``expert`` searches as ``pimc`` does, with
 that policy as its rollout and its model of the other seats, and draws its worlds by how
-likely that policy makes what the other seats did (strategies/_expert_search_kernels.py). The weights come from a ``model.npz`` file written
-by ``trixsim train``: ``expert@DIR/model.npz`` or ``expert-policy@DIR/model.npz`` loads one;
-without ``@`` both load the bundled weights (``expert_model.npz`` beside this module).
+likely that policy makes what the other seats did (strategies/_expert_search_kernels.py).
+The weights come from a ``model.npz`` file written by ``trixsim train``:
+``expert@DIR/model.npz`` or ``expert-policy@DIR/model.npz`` loads one; without ``@`` both
+load the bundled weights (``expert_model.npz`` beside this module).
 """
 
 from __future__ import annotations
@@ -180,7 +181,7 @@ class ExpertStrategy(ExpertPolicy):
                             "(0: play every action in every world)"),
         "infer": Param(4, "candidate deals per world, one drawn by how likely the learned "
                           "policy makes the other seats' actions so far (1: pimc's worlds, "
-                          "no inference)", limit=(1, 64)),
+                          "no inference)", limit=(1, 16)),
         "sharp": Param(1.0, "weight of that likelihood: a candidate is drawn with "
                             "probability likelihood ** sharp"),
     }
