@@ -70,9 +70,10 @@ def test_records_are_the_same_on_both_paths() -> None:
     assert out[0] == out[1]
 
 
-SMALLER = {"expert": ({"worlds": 2}, 12)}
+SMALLER = {"expert": ({"worlds": 2, "infer": 2}, 12)}
 """Searches whose every decision takes milliseconds at the defaults: checked with fewer
-worlds (the check does not depend on how many they deal) and games."""
+worlds and inference candidates (the check does not depend on how many they deal) and
+games."""
 
 
 def test_bundled_policies_pass_the_policy_check() -> None:

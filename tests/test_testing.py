@@ -33,7 +33,7 @@ def test_bundled_strategies_pass_at_the_defaults(name: str) -> None:
     check_strategy(name)
 
 
-FEW_WORLDS = {"expert": "expert:worlds=4"}
+FEW_WORLDS = {"expert": "expert:worlds=4,infer=2"}
 """Searches whose every decision takes milliseconds at the defaults: the API checks do not
 depend on how many worlds they deal."""
 
