@@ -125,7 +125,8 @@ def seat_log_liks(s: np.ndarray, me: int, hands: np.ndarray, wp: np.ndarray,
         if a < 0:
             return
         t = R[0, _TURN]
-        if not fits(R, a, seat):
+        lm = legal_one(R, 0)
+        if not fits(R, a, seat, lm):
             # the seat to act holds what it could not have (a card of a suit it did not
             # follow, a jack before trix's starter): its term is -inf; the others' terms
             # are cut short, so not known (NaN)
@@ -133,7 +134,6 @@ def seat_log_liks(s: np.ndarray, me: int, hands: np.ndarray, wp: np.ndarray,
                 if (seats >> p) & 1:
                     out[p] = -np.inf if p == t else np.nan
             return
-        lm = legal_one(R, 0)
         if ((seats >> t) & 1 and out[t] > -np.inf and lm & (lm - 1) != 0
                 and not (R[0, _DECISION] == PLACE and lm == 0)):
             out[t] += E.action_log_prob(R[0], R[0, _HANDS + t], lm, a, wp)
@@ -176,6 +176,7 @@ def _sample(s: np.ndarray, me: int, hand: int, wkey: int, prm: np.ndarray, W: np
     R = np.empty((1, WIDTH), dtype=np.int64)
     per_seat = np.zeros(4)
     slots = np.zeros(4, dtype=np.int64)
+    keys = np.zeros(4, dtype=np.int64)
     wp = prm[P_MODEL:]
     sharp = prm[P_SHARP]
     top = -np.inf
@@ -187,9 +188,9 @@ def _sample(s: np.ndarray, me: int, hand: int, wkey: int, prm: np.ndarray, W: np
             slots[p] = -1
             if p == me:
                 continue
-            key = (np.int64(p + 1) << np.int64(32)) | np.int64(hands[p])
-            slots[p] = _slot(work, key)
-            if slots[p] < 0 or work[_CACHE + slots[p]] != key:
+            keys[p] = (np.int64(p + 1) << np.int64(32)) | np.int64(hands[p])
+            slots[p] = _slot(work, keys[p])
+            if slots[p] < 0 or work[_CACHE + slots[p]] != keys[p]:
                 need |= 1 << p
         if need:
             seat_log_liks(s, me, hands, wp, R, need, per_seat)
@@ -203,7 +204,7 @@ def _sample(s: np.ndarray, me: int, hand: int, wkey: int, prm: np.ndarray, W: np
                 q = _IMPOSSIBLE if per_seat[p] == -np.inf or not known \
                     else np.int64(np.round(per_seat[p] * _SCALE))
                 if i >= 0 and known:
-                    work[_CACHE + i] = (np.int64(p + 1) << np.int64(32)) | np.int64(hands[p])
+                    work[_CACHE + i] = keys[p]
                     work[_CACHE + _SLOTS + i] = q
             else:
                 q = work[_CACHE + _SLOTS + i]

@@ -9,6 +9,7 @@ import numpy as np
 from trixsim.games.trix import GAME as TRIX_RULES
 from trixsim.games.trix import init, legal_action_mask, step
 from trixsim.games.trix.replay import contract_start, fits, n_moves, replay_action
+from trixsim.games.trix.rules import legal_one
 from trixsim.games.trix.state import COL, WIDTH
 from trixsim.games.trix.transitions import step_one
 from trixsim.games.trix.types import DECLARE, DONE, PICK, TRIX
@@ -38,7 +39,7 @@ def _replay(s: np.ndarray, hands: np.ndarray) -> tuple[np.ndarray, list[int], bo
         if a < 0:
             break
         seats.append(seat)
-        if not fits(R, a, seat):
+        if not fits(R, a, seat, legal_one(R, 0)):
             ok = False
             break
         step_one(R, 0, a)

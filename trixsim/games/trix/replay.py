@@ -32,7 +32,7 @@ from numba import njit
 
 from trixsim import rng
 from trixsim.games.trix import cards, rules, state, transitions
-from trixsim.games.trix.rules import _is_legal, legal_one
+from trixsim.games.trix.rules import _is_legal
 from trixsim.games.trix.state import COL, WIDTH
 from trixsim.games.trix.transitions import start_contract
 from trixsim.games.trix.types import DECLARE, DONE, TRIX
@@ -112,7 +112,7 @@ def replay_action(s: np.ndarray, R: np.ndarray, k: int) -> tuple[int, int, int]:
 
 
 @njit(cache=True, inline="always")
-def fits(R: np.ndarray, a: int, seat: int) -> bool:
+def fits(R: np.ndarray, a: int, seat: int, lm: int) -> bool:
     """Whether ``seat`` is the seat to act in ``R`` and may play ``a`` (a trix pass only
-    when it must)."""
-    return R[0, _TURN] == seat and _is_legal(R, 0, a, legal_one(R, 0))
+    when it must), ``lm`` being ``legal_one(R, 0)`` (a replay needs it again)."""
+    return R[0, _TURN] == seat and _is_legal(R, 0, a, lm)
