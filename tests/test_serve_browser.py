@@ -568,10 +568,10 @@ def test_the_host_seats_bots_by_level(browser: Any, served: Served,
         "level…", "easy", "medium", "hard", "expert"]
     row.locator("select.level").select_option("expert")
     assert row.locator("input.spec").input_value() == "expert"
-    assert "200 deals" in row.locator(".level-hint").inner_text()
+    assert "learned model" in row.locator(".level-hint").inner_text()
     shots(page, "level-picker")
     row.locator("button.bot-btn").click()
     page.wait_for_function("() => state.seats[1].kind === 'bot'")
-    assert page_state(page)["seats"][1]["name"] == "expert (pimc:worlds=200)"
-    assert served.table().seats[1].spec == "pimc:worlds=200"
+    assert page_state(page)["seats"][1]["name"] == "expert"
+    assert served.table().seats[1].spec == "expert"
     assert not errors

@@ -79,9 +79,12 @@ class BotList:
         return spec.strip() if level is None else level.spec
 
     def label(self, spec: Spec) -> str:
-        """How a seated bot is shown: a level with the spec it plays, else the spec."""
+        """How a seated bot is shown: a level with the spec it plays (once where they are
+        the same word), else the spec."""
         level = self._level(spec.strip())
-        return spec.strip() if level is None else f"{level.name} ({level.spec})"
+        if level is None:
+            return spec.strip()
+        return level.name if level.spec == level.name else f"{level.name} ({level.spec})"
 
     def refusal(self) -> str:
         """The one refusal message (the same for every refused spec)."""

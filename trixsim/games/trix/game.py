@@ -92,8 +92,9 @@ class TrixGame(CompiledGame):
                                      "cards), without looking ahead"),
         Level("hard", "pimc", "deals the hidden cards 24 ways and plays each move out in "
                               "all of them"),
-        Level("expert", "pimc:worlds=200", "the same search over 200 deals: the "
-                                           "strongest bot at the table"),
+        Level("expert", "expert", "deals 64 ways, likelier as the others' moves suggest, and "
+                                  "plays each move out with a learned model of how people "
+                                  "play: the strongest bot"),
     )
     """The difficulty ladder people choose from (trixsim.levels)."""
 
