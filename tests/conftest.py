@@ -9,6 +9,7 @@ hearts question and ``pass`` is the trix pass.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -22,6 +23,15 @@ from trixsim.games.trix.cards import card_name, cards_of, choose_uniform, mask_o
 from trixsim.games.trix.types import CONTRACT_BY_NAME, DONE, PASS, PICK, PLACE
 
 FULL = 0xFFFFFFFF
+
+
+def pytest_configure(config: object) -> None:
+    """Let the runs the tests interrupt hear Ctrl-C. A suite started in the background by
+    a shell (``pytest &``, ``nohup``) inherits SIGINT ignored; Python then installs no
+    handler, and every process a test starts inherits the ignoring, so a test's SIGINT
+    would not reach its run (as POSIX intends for background jobs)."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _WORDS: dict[str, int] = {"pass": PASS, "declare": 1, "quiet": 0, **CONTRACT_BY_NAME}
 
