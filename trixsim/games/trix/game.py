@@ -93,8 +93,8 @@ class TrixGame(CompiledGame):
         Level("hard", "pimc", "deals the hidden cards 24 ways and plays each move out in "
                               "all of them"),
         Level("expert", "expert", "deals 64 ways, likelier as the others' moves suggest, and "
-                                  "plays each move out with a learned model of how people "
-                                  "play: the strongest bot"),
+                                  "plays each move out with a learned model of a deeper "
+                                  "search: the strongest bot"),
     )
     """The difficulty ladder people choose from (trixsim.levels)."""
 
