@@ -1,5 +1,5 @@
-"""Compiled kernels of ``expert``: Monte-Carlo search rolled out with learned policies
-(``_expert_kernels``): the searching seat's own, and a model of how the other seats play.
+"""Compiled kernels of ``expert``: Monte-Carlo search rolled out with the learned policy
+(``_expert_kernels``), which is also its model of how the other seats play.
 
 It is ``pimc``'s search with two parts swapped. The generic driver
 (``trixsim.search.pimc``) deals the hidden cards ``worlds`` times and plays each legal
@@ -7,14 +7,13 @@ action and the rest of the contract in every world, dropping the actions that tr
 more than ``prune`` standard errors as pimc does, and the standing after the contract is
 ``pimc``'s (``_pimc_kernels.standing``: the other seats' mean points minus its own, a
 bonus for ending the game lowest, a penalty for ending it highest). The first part
-swapped is the rollout: the searching seat plays by its learned policy, the other seats
-by their learned model (the same weights, or others trained to predict them). Ties go to
-the learned policy's own choice. Randomness comes only from the decision's key.
+swapped is the rollout: the learned policy for all four seats. Ties go to the learned
+policy's own choice. Randomness comes only from the decision's key.
 
 Its worlds are the other part (inference). pimc's worlds keep to what the seat has seen
 (voids, trix passes, a declared K♥) but treat every deal that fits as equally likely.
 Here each world is the likeliest-weighted of ``infer`` such deals: in each candidate the
-contract so far is replayed (``trixsim.games.trix.replay``) and the others' model gives
+contract so far is replayed (``trixsim.games.trix.replay``) and the learned policy gives
 the log-probability of every action the other seats took (the pick, each card, each trix
 placement, a K♥ holder's declaring or keeping quiet); a candidate is drawn with
 probability proportional to ``exp(sharp × log-likelihood)`` (sampling-importance
@@ -59,12 +58,11 @@ from trixsim.search.pimc import MAX_ACTIONS, SAMPLE_WORK, best_action, specialis
 guard(__file__, sources(cards, rng, policy_module, worlds_module, replay_module, E,
                         pimc_kernels, driver_module), tuple(C.items()), DONE, PLACE)
 
-P_WORLDS, P_WIN, P_LOSE, P_PRUNE, P_INFER, P_SHARP, P_OTHERS = 0, 1, 2, 3, 4, 5, 6
-P_MODEL = 7
+P_WORLDS, P_WIN, P_LOSE, P_PRUNE, P_INFER, P_SHARP = 0, 1, 2, 3, 4, 5
+P_MODEL = 6
 """The parameter vector: worlds, win bonus, lose penalty, pruning, candidate deals per
-world, sharpness of the weighting, where the model of the other seats starts, then the
-searching seat's learned policy (its vector: its models, then the heuristic's
-parameters), then the other seats' model (a vector of the same layout)."""
+world, sharpness of the weighting, then the learned policy's vector (its models, then the
+heuristic's parameters)."""
 _CAND = WORK + 4
 """Where the world sampler keeps the best candidate's hands in the driver's working
 space (after ``sample_hands_into``'s)."""
@@ -80,27 +78,13 @@ _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
 
 
 @njit(cache=True, inline="always")
-def own_model(prm: np.ndarray) -> np.ndarray:
-    """The searching seat's policy vector in the parameter vector ``prm``."""
-    return prm[P_MODEL:int(prm[P_OTHERS])]
-
-
-@njit(cache=True, inline="always")
-def others_model(prm: np.ndarray) -> np.ndarray:
-    """The other seats' model (a policy vector) in the parameter vector ``prm``."""
-    return prm[int(prm[P_OTHERS]):]
-
-
-@njit(cache=True, inline="always")
-def _rollout(W: np.ndarray, me: int, prm: np.ndarray, wkey: int) -> None:
-    """Play world ``W`` to the end of its contract: seat ``me`` by its own policy, the
-    others by their model."""
-    own, others = own_model(prm), others_model(prm)
+def _rollout(W: np.ndarray, prm: np.ndarray, wkey: int) -> None:
+    """Play world ``W`` to the end of its contract, every seat by the learned policy."""
+    wp = prm[P_MODEL:]
     while W[0, _DECISION] != DONE:
         a = forced(W)
         if a < 0:
-            t = W[0, _TURN]
-            a = E.best_action(W[0], W[0, _HANDS + t], legal(W), own if t == me else others)
+            a = E.best_action(W[0], W[0, _HANDS + W[0, _TURN]], legal(W), wp)
         apply(W, a)
 
 
@@ -193,7 +177,7 @@ def _sample(s: np.ndarray, me: int, hand: int, wkey: int, prm: np.ndarray, W: np
     per_seat = np.zeros(4)
     slots = np.zeros(4, dtype=np.int64)
     keys = np.zeros(4, dtype=np.int64)
-    wp = others_model(prm)
+    wp = prm[P_MODEL:]
     sharp = prm[P_SHARP]
     top = -np.inf
     for j in range(n):
@@ -245,7 +229,7 @@ _scores = specialise(__name__, "_scores", sample=_sample, apply=pimc_kernels._ap
 @njit(cache=True, nogil=True)
 def search_decide(s: np.ndarray, lg: int, hand: int, key: int, prm: np.ndarray) -> int:
     """The action at state row ``s`` (public columns only) for the seat to act."""
-    own = E.best_action(s, hand, lg, own_model(prm))
+    own = E.best_action(s, hand, lg, prm[P_MODEL:])
     if bit_count(lg & 0xFFFFFFFF) <= 1:
         return own
     score = np.zeros(MAX_ACTIONS)

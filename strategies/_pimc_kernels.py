@@ -71,7 +71,7 @@ _HANDS = COL["hands"]  # a world is a whole state: every hand in it was sampled
 
 
 @njit(cache=True, inline="always")
-def _rollout(W: np.ndarray, me: int, prm: np.ndarray, key: int) -> None:
+def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
     """Play world ``W`` to the end of its contract, every seat by the rollout policy.
     Lean: one legal mask per step, the rules' step without a second legality check (the
     policies only return legal actions), and no policy asked when only one action is

@@ -53,7 +53,7 @@ def _apply(W: np.ndarray, a: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _rollout(W: np.ndarray, me: int, prm: np.ndarray, key: int) -> None:
+def _rollout(W: np.ndarray, prm: np.ndarray, key: int) -> None:
     """Play world ``W`` to the end of the game, every seat by the rollout policy; a card
     that is the only legal one is played without asking the policy (every policy plays
     it)."""

@@ -29,10 +29,6 @@ from trixsim.strategy import Param, Strategy, overrides_below
 
 BUNDLED_MODEL = Path(__file__).with_name("expert_model.npz")
 """The shipped weights (see the README for the ``trixsim train`` command that made them)."""
-BUNDLED_OTHERS = Path(__file__).with_name("expert_others.npz")
-"""The shipped model of the other seats, ``expert``'s prediction of how they play (also
-from a documented ``trixsim train`` command)."""
-OTHERS = ("model", "own")
 MODEL_FORMAT = "trixsim-expert-3"
 """Weights files: ``u``, ``W``, ``b``, ``v`` (``trixsim.learned.Weights``)."""
 LINEAR_FORMAT = "trixsim-expert-linear-2"
@@ -168,15 +164,14 @@ class ExpertPolicy(Strategy):
 
 
 class ExpertStrategy(ExpertPolicy):
-    """Search over sampled worlds, rolled out with the learned policy for its own seat and
-    a learned model of the others; each world the likeliest-weighted of ``infer`` deals
-    that fit what the seat saw, by how likely that model makes the other seats' actions of
-    the contract so far."""
+    """Search over sampled worlds, rolled out with the learned policy for every seat; each
+    world the likeliest-weighted of ``infer`` deals that fit what the seat saw, by how
+    likely the policy makes the other seats' actions of the contract so far."""
 
     name = "expert"
     description = ("the strongest bot: pimc's search rolled out with the learned policy "
-                   "(expert-policy) for its own seat and a learned model of how the others "
-                   "play, its worlds weighted by how likely that model makes their actions")
+                   "(expert-policy) as the model of every seat, its worlds weighted by how "
+                   "likely that policy makes the others' actions")
     params = {
         "worlds": Param(64, "sampled deals of the hidden cards per decision", limit=(1, 256)),
         "win_bonus": Param(300.0, "value of ending the game with the lowest total"),
@@ -189,9 +184,6 @@ class ExpertStrategy(ExpertPolicy):
                           "no inference)", limit=(1, 16)),
         "sharp": Param(1.0, "weight of that likelihood: a candidate is drawn with "
                             "probability likelihood ** sharp"),
-        "others": Param("model", "how the other seats are predicted: model (the bundled "
-                                 "model of how they play, trained on pimc's decisions) or "
-                                 "own (the searching seat's own weights)"),
     }
     policy = None  # the search kernel, imported (and on a first run compiled) on first use
     """``expert@FILE.npz`` searches with the weights of FILE."""
@@ -202,24 +194,12 @@ class ExpertStrategy(ExpertPolicy):
             raise ValueError("strategy 'expert' needs worlds and infer of at least 1, prune "
                              f"and sharp of at least 0, got worlds={self.worlds}, "
                              f"prune={self.prune}, infer={self.infer}, sharp={self.sharp}")
-        if self.others not in OTHERS:
-            raise ValueError(f"parameter 'others' of strategy 'expert' must be one of "
-                             f"{', '.join(OTHERS)}, got {self.others!r}")
-        self.others_weights: Weights | None = None
-        """The other seats' model (None: the searching seat's own weights)."""
-        if self.others == "model" and BUNDLED_OTHERS.exists():
-            self.others_weights = read_model(BUNDLED_OTHERS)
 
     def policy_params(self) -> np.ndarray:
-        """Worlds, bonus, penalty, pruning, inference, sharpness, where the others' model
-        starts, then the searching seat's policy vector, then the others' model's."""
-        own = super().policy_params()
-        others = own if self.others_weights is None else np.concatenate(
-            [policy_vector(self.others_weights), heuristic_params()])
+        """Worlds, bonus, penalty, pruning, inference, then the learned policy's vector."""
         head = np.array([self.worlds, self.win_bonus, self.lose_penalty, self.prune,
-                         self.infer, self.sharp, 0.0], dtype=float)
-        head[-1] = len(head) + len(own)
-        return np.concatenate([head, own, others])
+                         self.infer, self.sharp], dtype=float)
+        return np.concatenate([head, super().policy_params()])
 
     def compiled(self) -> tuple[Any, np.ndarray] | None:
         """The search kernel as a compiled policy (imported, and compiled, on first use),

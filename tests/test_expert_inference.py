@@ -56,7 +56,7 @@ def _public(s: np.ndarray) -> np.ndarray:
 
 
 def test_the_likelihood_is_the_policy_s_log_probabilities_of_the_others_actions() -> None:
-    wp = S.others_model(_params(4))
+    wp = _params(4)[S.P_MODEL:]
     R = np.zeros((1, WIDTH), dtype=np.int64)
     checked = 0
     for s in _states(3, 4):
@@ -84,7 +84,7 @@ def test_the_likelihood_is_the_policy_s_log_probabilities_of_the_others_actions(
 
 
 def test_a_deal_that_could_not_have_played_the_history_is_impossible() -> None:
-    wp = S.others_model(_params(4))
+    wp = _params(4)[S.P_MODEL:]
     R = np.zeros((1, WIDTH), dtype=np.int64)
     impossible = 0
     for s in _states(4, 4):

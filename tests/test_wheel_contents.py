@@ -49,6 +49,5 @@ def test_wheel_holds_every_package_and_the_static_files(tmp_path: Path) -> None:
         assert f"trixsim/serve/static/{f.name}" in names
     assert not any(n.startswith(("strategies/", "reports/", "tests/")) for n in names)
     # the learned expert's shipped weights and their provenance
-    assert {"trixsim/strategies/expert_model.npz", "trixsim/strategies/expert_model.json",
-            "trixsim/strategies/expert_others.npz",
-            "trixsim/strategies/expert_others.json"} <= names
+    assert {"trixsim/strategies/expert_model.npz",
+            "trixsim/strategies/expert_model.json"} <= names

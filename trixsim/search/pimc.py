@@ -14,8 +14,7 @@ utility to the action's score. The game supplies, as compiled functions:
   per decision, so that dealing a world allocates nothing and a sampler may keep what it
   learns about the decision's worlds there from one world to the next;
 - ``apply(W, a)``: play action ``a`` for the seat to act in the world;
-- ``rollout(W, me, prm, wkey)``: play the world to the end of the span the game searches
-  (``me``, the deciding seat, for a rollout that models its own seat apart);
+- ``rollout(W, prm, wkey)``: play the world to the end of the span the game searches;
 - ``utility(W, me, prm)``: the seat's value of the finished world, **higher is better**:
   each game turns its points into that from its own direction (trump7 maximises its
   points, Trix minimises them).
@@ -215,7 +214,7 @@ def _pimc_scores(s: np.ndarray, me: int, lg: int, hand: int, key: int, n_worlds:
                 for k in range(width):
                     W[0, k] = base[0, k]
                 apply(W, a)
-                rollout(W, me, prm, wkey)
+                rollout(W, prm, wkey)
                 u = utility(W, me, prm)
             if keep:
                 U[w, a] = u
