@@ -280,25 +280,30 @@ def heuristic_part(w: np.ndarray) -> np.ndarray:
 def score(w: np.ndarray, m: int, f: np.ndarray, h: np.ndarray) -> float:
     """Model ``m``'s score of features ``f``: ``u·f + v·max(0, Wᵀf + b)`` (``h``: scratch
     of the hidden layer's width). Features are mostly zero, so only the rows of W of the
-    nonzero ones are read."""
+    nonzero ones are read. The rows are taken as slices, whose indices numba knows to be
+    in range, so the compiler vectorises the hidden layer's sums (with an index into the
+    whole vector it could not: each access had a branch for negative indices); the sums
+    are the same, term by term and in the same order, so the score is too, to the bit."""
     hidden = h.shape[0]
     base = 1 + m * block_size(hidden)
     bb = base + N_FEATURES * hidden
     bv = bb + hidden
     bu = bv + hidden
+    bias = w[bb:bb + hidden]
     for k in range(hidden):
-        h[k] = w[bb + k]
+        h[k] = bias[k]
     z = 0.0
     for j in range(N_FEATURES):
         x = f[j]
         if x != 0.0:
             z += w[bu + j] * x
-            r = base + j * hidden
+            row = w[base + j * hidden:base + (j + 1) * hidden]
             for k in range(hidden):
-                h[k] += x * w[r + k]
+                h[k] += x * row[k]
+    v = w[bv:bv + hidden]
     for k in range(hidden):
-        if h[k] > 0.0:
-            z += w[bv + k] * h[k]
+        hk = h[k]
+        z += v[k] * (hk if hk > 0.0 else 0.0)  # no branch to mispredict; adds ±0 where off
     return z
 
 
