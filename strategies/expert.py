@@ -173,7 +173,7 @@ class ExpertStrategy(ExpertPolicy):
                    "(expert-policy) as the model of every seat, its worlds weighted by how "
                    "likely that policy makes the others' actions")
     params = {
-        "worlds": Param(64, "sampled deals of the hidden cards per decision", limit=(1, 256)),
+        "worlds": Param(128, "sampled deals of the hidden cards per decision", limit=(1, 256)),
         "win_bonus": Param(300.0, "value of ending the game with the lowest total"),
         "lose_penalty": Param(600.0, "cost of ending the game with the highest total"),
         "prune": Param(2.0, "after 8 worlds and at each half as many more, drop the actions "

@@ -92,7 +92,7 @@ class TrixGame(CompiledGame):
                                      "cards), without looking ahead"),
         Level("hard", "pimc", "deals the hidden cards 24 ways and plays each move out in "
                               "all of them"),
-        Level("expert", "expert", "deals 64 ways, likelier as the others' moves suggest, and "
+        Level("expert", "expert", "deals 128 ways, likelier as the others' moves suggest, and "
                                   "plays each move out with a learned model of a deeper "
                                   "search: the strongest bot"),
     )
