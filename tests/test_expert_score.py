@@ -21,7 +21,7 @@ _W = np.concatenate([policy_vector(read_model(BUNDLED_MODEL)), heuristic_params(
 def _plain_score(w: np.ndarray, m: int, f: np.ndarray) -> float:
     """The scorer as plain loops: the linear part, then the hidden units in order."""
     hidden = int(w[0])
-    base = 1 + m * (E.N_FEATURES * hidden + 2 * hidden + E.N_FEATURES)
+    base = 1 + m * E.block_size(hidden)
     bb = base + E.N_FEATURES * hidden
     bv, bu = bb + hidden, bb + 2 * hidden
     h = [float(w[bb + k]) for k in range(hidden)]
