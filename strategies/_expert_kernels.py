@@ -277,29 +277,36 @@ def heuristic_part(w: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def score(w: np.ndarray, m: int, f: np.ndarray, h: np.ndarray) -> float:
+def score(w: np.ndarray, m: int, f: np.ndarray, h: np.ndarray, nz: np.ndarray) -> float:
     """Model ``m``'s score of features ``f``: ``u·f + v·max(0, Wᵀf + b)`` (``h``: scratch
-    of the hidden layer's width). Features are mostly zero, so only the rows of W of the
-    nonzero ones are read. The rows are taken as slices, whose indices numba knows to be
-    in range, so the compiler vectorises the hidden layer's sums (with an index into the
-    whole vector it could not: each access had a branch for negative indices); the sums
-    are the same, term by term and in the same order, so the score is too, to the bit."""
+    of the hidden layer's width, ``nz``: integer scratch of ``N_FEATURES``). Features are
+    mostly zero, so only the rows of W of the nonzero ones are read: their indices are
+    gathered first (one pass of branches, then a loop without any), and each row is taken
+    as a slice, whose indices numba knows to be in range, so the compiler vectorises the
+    hidden layer's sums (with an index into the whole vector it could not: each access had
+    a branch for negative indices). The sums are the same, term by term and in the same
+    order, so the score is too, to the bit."""
     hidden = h.shape[0]
     base = 1 + m * block_size(hidden)
     bb = base + N_FEATURES * hidden
     bv = bb + hidden
     bu = bv + hidden
+    n = 0
+    for j in range(N_FEATURES):
+        if f[j] != 0.0:
+            nz[n] = j
+            n += 1
     bias = w[bb:bb + hidden]
     for k in range(hidden):
         h[k] = bias[k]
     z = 0.0
-    for j in range(N_FEATURES):
+    for i in range(n):
+        j = nz[i]
         x = f[j]
-        if x != 0.0:
-            z += w[bu + j] * x
-            row = w[base + j * hidden:base + (j + 1) * hidden]
-            for k in range(hidden):
-                h[k] += x * row[k]
+        z += w[bu + j] * x
+        row = w[base + j * hidden:base + (j + 1) * hidden]
+        for k in range(hidden):
+            h[k] += x * row[k]
     v = w[bv:bv + hidden]
     for k in range(hidden):
         hk = h[k]
@@ -317,13 +324,14 @@ def best_action(s: np.ndarray, hand: int, legal: int, w: np.ndarray) -> int:
     excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
     h = np.empty(int(w[0]), dtype=np.float64)
+    nz = np.empty(N_FEATURES, dtype=np.int64)
     best, best_score = -1, -np.inf
     n = 2 if d == DECLARE else (7 if d == PICK else 32)
     for a in range(n):
         if not (legal >> a) & 1:
             continue
         candidate_features(s, hand, a, excl, heur, f)
-        v = score(w, m, f, h)
+        v = score(w, m, f, h, nz)
         if v > best_score:
             best, best_score = a, v
     return best
@@ -395,12 +403,13 @@ def action_log_prob(s: np.ndarray, hand: int, legal: int, a: int, w: np.ndarray)
     excl = trix_excluded(s) if d == PLACE else np.zeros(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
     h = np.empty(int(w[0]), dtype=np.float64)
+    nz = np.empty(N_FEATURES, dtype=np.int64)
     top, tot, mine = -np.inf, 0.0, 0.0
     for b in range(n):
         if not (legal >> b) & 1:
             continue
         candidate_features(s, hand, b, excl, heur, f)
-        v = score(w, m, f, h)
+        v = score(w, m, f, h, nz)
         if b == a:
             mine = v
         if v > top:  # log-sum-exp in one pass: rescale what was summed

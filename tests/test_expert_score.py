@@ -47,4 +47,5 @@ def test_the_compiled_score_is_the_plain_loops_to_the_bit(m: int, nonzero: dict)
     for j, x in nonzero.items():
         f[j] = x
     h = np.empty(int(_W[0]))
-    assert E.score(_W, m, f, h) == _plain_score(_W, m, f)
+    assert E.score(_W, m, f, h, np.empty(E.N_FEATURES, dtype=np.int64)) == \
+        _plain_score(_W, m, f)

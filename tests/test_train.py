@@ -99,11 +99,11 @@ def test_the_compiled_scores_are_the_fit_s_scores() -> None:
     t = features(d)
     w = _weights(4, hidden=16)
     vec = np.concatenate([policy_vector(w), heuristic_params()])
-    h = np.empty(16)
+    h, nz = np.empty(16), np.empty(K.N_FEATURES, dtype=np.int64)
     model = t["model"][t["group"]]
     for j in range(0, len(model), 11):
         want = learned.scores(t["X"][j:j + 1], w, int(model[j]))[0]
-        assert abs(K.score(vec, int(model[j]), t["X"][j], h) - want) < 1e-9
+        assert abs(K.score(vec, int(model[j]), t["X"][j], h, nz) - want) < 1e-9
 
 
 def test_untrained_weights_play_exactly_as_heuristic() -> None:
