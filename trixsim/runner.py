@@ -113,11 +113,15 @@ _MIN_CHUNK = 2000
 """Smaller chunks are split no further for balance: a batch pays a fixed cost per step."""
 
 
-def plan(cfg: RunConfig, n_lineups: int) -> list[tuple[int, int, int]]:
+def plan(cfg: RunConfig, n_lineups: int,
+         limit: int | None = None) -> list[tuple[int, int, int]]:
     """The chunks (lineup, start, stop): at most ``batch_size`` games each, and about four
-    per worker when the games allow, so that the workers finish together."""
+    per worker when the games allow, so that the workers finish together; at most
+    ``limit`` games each where the strategies seated ask for it (``chunk_limit``)."""
     per_lineup = max(1, math.ceil(4 * cfg.workers / n_lineups))
     size = max(1, min(cfg.batch_size, max(_MIN_CHUNK, math.ceil(cfg.games / per_lineup))))
+    if limit is not None:
+        size = max(1, min(size, limit))
     end = cfg.first_game + cfg.games
     return [(lu, a, min(a + size, end)) for lu in range(n_lineups)
             for a in range(cfg.first_game, end, size)]
@@ -216,7 +220,7 @@ class RunWriter:
         lineups = expand_lineups(cfg.lineups, cfg.rotate)
         rules = get_game(cfg.game)
         strategies = _describe(lineups, cfg.game)  # loads every lineup: bad specs fail first
-        jobs = plan(cfg, len(lineups))
+        jobs = plan(cfg, len(lineups), chunk_limit(lineups, cfg.game))
         meta = new_meta(game=cfg.game, version=__version__, command=command or sys.argv,
                         seed=cfg.seed,
                         games=cfg.games, first_game=cfg.first_game,
@@ -285,7 +289,8 @@ class RunWriter:
                         workers=workers,
                         batch_size=batch_size,
                         first_game=self.meta["first_game"] + self.meta["games"])
-        self.meta["plan"] += [list(j) for j in plan(cfg, len(self.lineups))]
+        self.meta["plan"] += [list(j) for j in plan(cfg, len(self.lineups),
+                                                    chunk_limit(self.lineups, self.game))]
         self.meta["games"] += games
         self.meta["complete"] = False
         cut("before extending the plan")
@@ -395,6 +400,14 @@ def _describe(lineups: list[list[str]], game: str) -> dict[str, dict[str, Any]]:
             out[spec] = {"name": strategy.name, "class": type(strategy).__qualname__,
                          "params": {k: getattr(strategy, k) for k in strategy.params}}
     return out
+
+
+def chunk_limit(lineups: list[list[str]], game: str) -> int | None:
+    """The fewest games a chunk may hold by any seated strategy's ``chunk_games`` (None:
+    no strategy asks for a limit)."""
+    asked = [s.chunk_games for seats in lineups for s in _seats(seats, game)]
+    limits = [n for n in asked if n is not None]
+    return min(limits) if limits else None
 
 
 def _start_log(out: Path) -> logging.Handler:

@@ -113,6 +113,15 @@ class Strategy:
                    if getattr(self, k) != p.default]
         return self.name + (":" + ",".join(changed) if changed else "")
 
+    @property
+    def chunk_games(self) -> int | None:
+        """The most games a chunk of a run that seats this strategy should hold (None: no
+        limit). An interrupted run keeps its finished chunks only, so a strategy that
+        thinks for seconds a game names a limit that keeps a chunk to a few minutes; the
+        games and tables are the same whatever the chunks. A property, not a method, so
+        that a subclass setting it still plays its class's compiled policy."""
+        return None
+
     def uniform(self, obs: Any) -> np.ndarray:
         """Uniformly random legal actions, one per game: the answer to any decision this
         strategy does not define."""

@@ -109,7 +109,8 @@ def register(group: click.Group) -> None:
     @click.option("--batch-size", type=Count(), default=10_000, show_default=True,
                   help="At most this many games per engine batch and per chunk file "
                        "(chunks are smaller, down to 2,000 games, to give each worker about "
-                       "four); results do not depend on it.")
+                       "four, and smaller where a seated search asks for it: expert 250); "
+                       "results do not depend on it.")
     @click.option("--first-game", type=click.IntRange(0, 2**62), default=0, show_default=True,
                   help="Index of the first game (to extend an earlier run).")
     @click.option("--out", "-o", type=click.Path(path_type=Path), default=None,
