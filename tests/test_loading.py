@@ -280,3 +280,23 @@ def test_a_trump7_seat_loads_without_trixs_modules() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_default_lineup_loads_its_own_strategy_module_only() -> None:
+    # a run without -s found its default (the game's heuristic) by importing every
+    # bundled strategy module, expert's and trump7's kernels too, at each start
+    code = ("import sys; from trixsim.commands.options import default_lineup; "
+            "from trixsim.loading import load_seats; "
+            "print(default_lineup('trix')); "
+            "load_seats(default_lineup('trix'), 'trix'); "
+            "print(sorted(m for m in sys.modules if m.startswith('trixsim.strategies.'))); "
+            "print(default_lineup('trump7'))")
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == out[2] == "heuristic"
+    loaded = set(eval(out[1]))  # a printed list of module names
+    assert "trixsim.strategies.heuristic" in loaded
+    assert not loaded & {"trixsim.strategies.expert", "trixsim.strategies._expert_kernels",
+                         "trixsim.strategies.trump7_heuristic", "trixsim.strategies.pimc"}

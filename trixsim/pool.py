@@ -17,6 +17,7 @@ one worker); ``trixsim.backend.DaskBackend`` sends them to a Dask cluster.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing as mp
 import os
 import signal
@@ -132,10 +133,19 @@ def map_unordered(fn: Callable[..., Any], jobs: Sequence[Job], workers: int,
                                initargs=(os.getpid(), init, tuple(init_args), workers))
     queue = list(jobs)
     pending: set[Future] = set()
+    # forked workers start at the first submit; with the objects they inherit frozen, their
+    # collections do not walk those objects and copy the pages they sit on (without it a
+    # worker's first 10,000 default games took about 0.05 s longer, five alternated runs)
+    frozen = start_method == "fork"
+    if frozen:
+        gc.freeze()
     try:
         while queue or pending:
             while queue and len(pending) < in_flight * workers:
                 pending.add(pool.submit(fn, *queue.pop(0)))
+                if frozen:
+                    gc.unfreeze()
+                    frozen = False
             ready, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in ready:
                 on_result(fut.result())
@@ -146,6 +156,8 @@ def map_unordered(fn: Callable[..., Any], jobs: Sequence[Job], workers: int,
             _harvest(pending, on_result)
         raise
     finally:
+        if frozen:
+            gc.unfreeze()
         with no_interrupts():
             if pending:
                 _kill(pool)

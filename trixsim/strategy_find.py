@@ -374,6 +374,13 @@ def _indexed(name: str, game: str) -> type[Strategy] | None:
     return None
 
 
+def bundled_has(name: str, game: str) -> bool:
+    """Whether ``game`` has a bundled strategy ``name``: through the index when it lists
+    one (its module alone imported: a run's default lineup is found without loading every
+    strategy's kernels), else among every bundled and installed one."""
+    return _indexed(name, game) is not None or name in names(game)
+
+
 def find_class(target: str, game: str | None = None) -> type[Strategy]:
     """The class a name, file path (``x.py[:Class]``) or import path (``pkg.mod:Class``)
     names, checked to play ``game`` (None: not checked; a name two games share is then

@@ -139,6 +139,6 @@ def game_option(f: F) -> F:
 def default_lineup(game: str) -> str:
     """The strategy a command seats when none is named: the game's ``heuristic`` when it
     has one, else ``random``."""
-    from trixsim.loading import names
+    from trixsim.strategy_find import bundled_has
 
-    return "heuristic" if "heuristic" in names(game) else "random"
+    return "heuristic" if bundled_has("heuristic", game) else "random"
