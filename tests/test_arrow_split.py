@@ -26,3 +26,16 @@ def test_split_rows_in_an_order_equals_taking_the_rows_first(n: int, rnd) -> Non
         assert np.array_equal(got[name], want[name])
     plain = split_rows(rows, LAYOUT)
     assert all(np.array_equal(plain[k], rows[:, LAYOUT[k][0]]) for k in LAYOUT)
+
+
+def test_a_value_outside_its_columns_type_is_refused() -> None:
+    import pytest
+
+    rows = np.array([[1, 2, 3, 0], [-129, 2, 3, 0]], dtype=np.int32)
+    with pytest.raises(ValueError, match="int8"):
+        split_rows(rows, LAYOUT)
+    rows[1, 0] = -128
+    assert split_rows(rows, LAYOUT)["a"].tolist() == [1, -128]
+    rows[0, 2] = 40000
+    with pytest.raises(ValueError, match="int16"):
+        split_rows(rows, LAYOUT, np.array([1, 0]))
