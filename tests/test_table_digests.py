@@ -102,39 +102,3 @@ def test_a_failing_write_stops_the_chunk_and_leaves_no_file(
     with pytest.raises(OSError, match="disk full"):
         run(RunConfig(game="trix", games=30, seed=1, lineups=("random",), batch_size=30), out)
     assert not list(out.glob("*/*.parquet")) and not list(out.glob("*/.tmp-*"))
-
-
-@pytest.mark.parametrize("game,lineup", [("trix", "heuristic,random,heuristic-declare,random"),
-                                         ("trump7-bid", "heuristic")])
-def test_slices_played_together_give_the_bytes_of_slices_played_alone(
-        monkeypatch: pytest.MonkeyPatch, game: str, lineup: str) -> None:
-    """Slices played in one batch and cut apart afterwards give the same files, byte for
-    byte, as each slice played alone (the row groups follow the slices either way)."""
-    from trixsim import chunks
-
-    monkeypatch.setattr(chunks, "SLICE", 7)  # 45 games: 6 slices of 7-8
-    monkeypatch.setattr(chunks, "ROW_GROUP", 1)
-    from trixsim import pool
-
-    monkeypatch.setattr(pool, "spare_core", lambda: False)  # slices played together here
-    specs = lineup.split(",") if "," in lineup else [lineup] * 4
-    got = {}
-    for together in (1, 4, 6, 100):
-        monkeypatch.setattr(chunks, "PLAYED_TOGETHER", together)
-        got[together] = chunks.chunk_data(11, 0, specs, 20, 65, game=game)["_data"]
-    monkeypatch.setattr(pool, "spare_core", lambda: True)  # a writer thread: one at a time
-    got["thread"] = chunks.chunk_data(11, 0, specs, 20, 65, game=game)["_data"]
-    assert got[1] == got[4] == got[6] == got[100] == got["thread"]
-    for table, data in got[4].items():
-        assert pq.ParquetFile(pa.BufferReader(data)).metadata.num_row_groups == 6, table
-
-
-def test_tables_not_sorted_by_game_are_cut_per_game() -> None:
-    """A plug-in's table in another order is cut by filtering, each part in its order."""
-    from trixsim.chunks import cut_tables
-
-    t = pa.table({"game": pa.array([5, 3, 4, 3, 6], pa.int64()),
-                  "x": pa.array([0, 1, 2, 3, 4], pa.int64())})
-    parts = cut_tables({"t": t}, [4, 6])
-    assert [p["t"].column("x").to_pylist() for p in parts] == [[1, 3], [0, 2], [4]]
-    assert cut_tables({"t": t}, []) == [{"t": t}]

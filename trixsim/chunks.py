@@ -1,14 +1,12 @@
 """Play one chunk of a run and encode its tables, writing while the games are played.
 
-A chunk (consecutive game indices of one lineup) is played in slices of about ``SLICE``
-games. Each played slice goes to a writer thread that builds its outcome tables and
-appends them to the chunk's Parquet files while the next slice plays (the whole-game
+A chunk (consecutive game indices of one lineup) is played in slices of about
+``SLICE`` games. Each played slice goes to a writer thread that builds its outcome tables
+and appends them to the chunk's Parquet files while the next slice plays (the whole-game
 kernels release the interpreter lock), so on a free core tables and encoding cost little
-beyond the last slice. Where every core plays (as many workers as cores), the playing
-thread writes them itself, since a writer thread would only take CPU from play (about 7%
-more CPU a game by contention, trump7 random play), and it plays ``PLAYED_TOGETHER``
-slices in one batch (a default chunk of 10,000 games in one), whose tables it cuts into
-the slices' parts (``cut_tables``). A table's slices are
+beyond the last slice; where every core plays (as many workers as cores), the playing
+thread writes each slice itself, since a writer thread would only take CPU from play
+(about 7% more CPU a game by contention, trump7 random play). A table's slices are
 gathered into row groups of at least ``ROW_GROUP`` rows (Trix's contracts: every slice;
 a games table: a 10,000-game chunk in one): each column of a row group is compressed in
 one call whose fixed cost outweighs a few thousand small values. The slices and row
@@ -33,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from trixsim.arrow import owned_ints
 from trixsim.cutpoints import cut
 from trixsim.loading import load_seats
 from trixsim.pool import main_process_gone
@@ -42,13 +39,7 @@ from trixsim.sim import play_batch
 
 log = logging.getLogger("trixsim.run")
 SLICE = 2500
-"""Games per slice (what the tables are cut into as they are written)."""
-PLAYED_TOGETHER = 4
-"""Slices played in one batch where the playing thread also writes them (every core
-plays): a batch's fixed costs (the loop's call, its outcome log, the tables built from
-it) are then paid once for them, and its tables are cut into the slices' parts, so the
-files are the same as when each slice is played alone. With a writer thread each slice
-is played alone, so that the thread writes one while the next plays."""
+"""Games per slice."""
 ROW_GROUP = 10_000
 """Rows gathered (whole slices) before they are written as one row group."""
 _SEATS_CACHE: dict[str, list] = {}
@@ -111,17 +102,16 @@ class _Writer:
         self.pending: list[Future] = []
         self.room = threading.Semaphore(WAITING)
 
-    def add(self, outcomes: Any, st: Any, cuts: list[int]) -> None:
-        """Queue one played batch (its outcome log and final state) of one slice or more
-        (``cuts``: the first game of each slice after its first); waits while
-        ``WAITING`` batches are queued. A failure shows at ``finish``."""
+    def add(self, outcomes: Any, st: Any) -> None:
+        """Queue one played slice (its outcome log and final state); waits while
+        ``WAITING`` slices are queued. A failure shows at ``finish``."""
         self.room.acquire()
         if self.pool is None:
-            self._slice(outcomes, st, cuts)
+            self._slice(outcomes, st)
         else:
-            self.pending.append(self.pool.submit(self._slice, outcomes, st, cuts))
+            self.pending.append(self.pool.submit(self._slice, outcomes, st))
 
-    def _slice(self, outcomes: Any, st: Any, cuts: list[int]) -> None:
+    def _slice(self, outcomes: Any, st: Any) -> None:
         try:
             tables = outcomes.tables(st, self.specs)
             if self.legacy:
@@ -137,8 +127,7 @@ class _Writer:
                 release = getattr(used, "release", None)
                 if release is not None:
                     release()
-            for part in cut_tables(tables, cuts):
-                self._write(part, False)
+            self._write(tables, False)
         finally:
             self.room.release()
 
@@ -224,15 +213,11 @@ def play_slices(seed: int, lineup: int, specs: list[str], start: int, stop: int,
     rules = get_game(game)
     seats = seats_of(specs, game)
     writer = _Writer(rules, specs, legacy)
-    cut = list(slices(start, stop))
-    step = 1 if writer.pool is not None else PLAYED_TOGETHER
     try:
-        for k in range(0, len(cut), step):
-            together = cut[k:k + step]
-            a, b = together[0][0], together[-1][1]
+        for a, b in slices(start, stop):
             outcomes = rules.outcomes(b - a, lineup)
             writer.add(outcomes, play_batch(seats, seed, range(a, b), observer=outcomes,
-                                            game=rules), [c for c, _ in together[1:]])
+                                            game=rules))
     except BaseException:
         writer.close()
         raise
@@ -246,28 +231,6 @@ def chunk_data(seed: int, lineup: int, specs: list[str], start: int, stop: int,
     main process to write (a worker on another machine). The same chunk gives the same
     bytes wherever it is played (see ``play_slices``)."""
     return play_slices(seed, lineup, specs, start, stop, legacy, game=game)()
-
-
-def cut_tables(tables: dict[str, Any], cuts: list[int]) -> list[dict[str, Any]]:
-    """The tables of one played batch cut before the games ``cuts`` (ascending), each part
-    holding the rows of its games in the order the batch's table has them: a table sorted
-    by ``game`` (every bundled game's) is cut into slices of itself, any other is
-    filtered per part. So each part is the table its games give when played alone."""
-    if not cuts:
-        return [tables]
-    parts: list[dict[str, Any]] = [{} for _ in range(len(cuts) + 1)]
-    bounds = np.asarray(cuts, dtype=np.int64)
-    for name, table in tables.items():
-        game = table.column("game").to_numpy()
-        if game.size < 2 or bool((game[1:] >= game[:-1]).all()):
-            at = [0, *np.searchsorted(game, bounds).tolist(), len(game)]
-            for i, part in enumerate(parts):
-                part[name] = table.slice(at[i], at[i + 1] - at[i])
-        else:
-            which = np.searchsorted(bounds, game, side="right")
-            for i, part in enumerate(parts):
-                part[name] = table.take(owned_ints(np.flatnonzero(which == i)))
-    return parts
 
 
 def rows_text(rows: dict[str, int], games: int) -> str:
@@ -311,5 +274,5 @@ def _write_temps(out_dir: str, entry: Chunk) -> Chunk:
     return entry
 
 
-__all__ = ["PLAYED_TOGETHER", "ROW_GROUP", "SLICE", "Played", "chunk_data", "cut_tables",
-           "play_chunk", "play_chunk_first", "play_slices", "rows_text", "seats_of", "slices"]
+__all__ = ["ROW_GROUP", "SLICE", "Played", "chunk_data", "play_chunk", "play_chunk_first",
+           "play_slices", "rows_text", "seats_of", "slices"]
