@@ -374,10 +374,10 @@ def _indexed(name: str, game: str) -> type[Strategy] | None:
     return None
 
 
-def bundled_has(name: str, game: str) -> bool:
-    """Whether ``game`` has a bundled strategy ``name``: through the index when it lists
-    one (its module alone imported: a run's default lineup is found without loading every
-    strategy's kernels), else among every bundled and installed one."""
+def strategy_exists(name: str, game: str) -> bool:
+    """Whether ``game`` has a strategy ``name``: through the bundled strategies' index when
+    it lists one (its module alone imported: a run's default lineup is found without
+    loading every strategy's kernels), else among every bundled and installed one."""
     return _indexed(name, game) is not None or name in names(game)
 
 

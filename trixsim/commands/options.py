@@ -139,6 +139,6 @@ def game_option(f: F) -> F:
 def default_lineup(game: str) -> str:
     """The strategy a command seats when none is named: the game's ``heuristic`` when it
     has one, else ``random``."""
-    from trixsim.strategy_find import bundled_has
+    from trixsim.strategy_find import strategy_exists
 
-    return "heuristic" if bundled_has("heuristic", game) else "random"
+    return "heuristic" if strategy_exists("heuristic", game) else "random"
