@@ -107,8 +107,11 @@ class OutcomeLog:
 
     def __init__(self, batch: int, lineup: int = 0) -> None:
         self.lineup = lineup
-        self._deal = np.zeros((batch, 4), dtype=np.int64)  # hands as dealt, per game
-        self._open = np.zeros((batch, len(_SCALARS)), dtype=np.int64)  # the open contract
+        # per game, in one 64-byte cache line: its hands as dealt (their 32 bits) and the
+        # open contract's columns; the stepwise loop folds a step's events game after
+        # game, and each event then reaches one line, not three of two wider arrays
+        self._scratch = _lines(batch)
+        self._deal, self._open = self._scratch[:, :4], self._scratch[:, 4:4 + _N_OPEN]
         # a batch's rows take up to 18 MB: mapping fresh pages for them cost the compiled
         # loop about a tenth of its time, so a run reuses a finished slice's
         self._rows, self._quads = _row_arrays(batch * 28)
@@ -137,7 +140,7 @@ class OutcomeLog:
         game's end. The log keeps the arrays alive while it lives, and a copy of the
         batch's ``game_ids`` for ``contracts``."""
         self._ids, self._ids_of = np.array(game_ids, dtype=np.int64), None
-        arrays = (self._deal, self._open, self._rows, self._quads, self._n)
+        arrays = (self._scratch, self._rows, self._quads, self._n)
         self._handle = np.array([a.ctypes.data for a in arrays]
                                 + [len(self._ids), self._rows.shape[0]], dtype=np.int64)
         return self._handle
@@ -172,6 +175,17 @@ class OutcomeLog:
 _PICKER, _PICK, _CONTRACT, _MULT, _FORCED, _HAND, _HOLDER, _HEARTS, _DECLARED, _KH_TAKER, \
     _PLAYED, _OUT1, _OUT2, _LAST = range(len(_SCALARS))
 _N_SCALARS, _N_QUADS = len(_SCALARS), len(_QUADS)
+_N_OPEN = _DECLARED
+"""The open contract's columns a pick writes (the others come with its end)."""
+_LINE = 16
+"""int32 values in a game's scratch line: 4 hands and ``_N_OPEN`` columns fit in 64 bytes."""
+
+
+def _lines(batch: int) -> np.ndarray:
+    """(batch, ``_LINE``) int32 zeros, each row one 64-byte cache line (the start aligned)."""
+    raw = np.zeros(batch * _LINE + _LINE, dtype=np.int32)
+    skip = (-raw.ctypes.data % 64) // 4
+    return raw[skip:skip + batch * _LINE].reshape(batch, _LINE)
 
 
 @njit(cache=True)
@@ -237,14 +251,14 @@ def fold_events(events: int, count: int, handle: int) -> None:
     loop calls it through a function pointer at each game's end: folded inline, in the
     loop's own body, the same work slowed the whole loop by a fifth (the compiler laid out
     the hot path worse), against a few percent out of line."""
-    h = carray(int64_ptr(handle), (7,))
-    batch, cap = h[5], h[6]
+    h = carray(int64_ptr(handle), (6,))
+    batch, cap = h[4], h[5]
     ev = carray(int64_ptr(events), (count, EV_WIDTH))
-    deal = carray(int64_ptr(h[0]), (batch, 4))
-    open_ = carray(int64_ptr(h[1]), (batch, _N_SCALARS))
-    rows = carray(int32_ptr(h[2]), (cap, _N_SCALARS + 2))
-    quads = carray(int32_ptr(h[3]), (cap, _N_QUADS, 4))
-    n = carray(int64_ptr(h[4]), (1,))
+    scratch = carray(int32_ptr(h[0]), (batch, _LINE))
+    deal, open_ = scratch[:, :4], scratch[:, 4:4 + _N_OPEN]
+    rows = carray(int32_ptr(h[1]), (cap, _N_SCALARS + 2))
+    quads = carray(int32_ptr(h[2]), (cap, _N_QUADS, 4))
+    n = carray(int64_ptr(h[3]), (1,))
     for e in range(count):
         consume_event(ev, e, deal, open_, rows, quads, n)
 
