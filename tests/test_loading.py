@@ -285,6 +285,8 @@ def test_a_trump7_seat_loads_without_trixs_modules() -> None:
 def test_a_default_lineup_loads_its_own_strategy_module_only() -> None:
     # a run without -s found its default (the game's heuristic) by importing every
     # bundled strategy module, expert's and trump7's kernels too, at each start
+    import ast
+
     code = ("import sys; from trixsim.commands.options import default_lineup; "
             "from trixsim.loading import load_seats; "
             "print(default_lineup('trix')); "
@@ -296,7 +298,7 @@ def test_a_default_lineup_loads_its_own_strategy_module_only() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out[0] == out[2] == "heuristic"
-    loaded = set(eval(out[1]))  # a printed list of module names
+    loaded = set(ast.literal_eval(out[1]))  # a printed list of module names
     assert "trixsim.strategies.heuristic" in loaded
     assert not loaded & {"trixsim.strategies.expert", "trixsim.strategies._expert_kernels",
                          "trixsim.strategies.trump7_heuristic", "trixsim.strategies.pimc"}

@@ -111,7 +111,6 @@ class OutcomeLog:
         # open contract's columns; the stepwise loop folds a step's events game after
         # game, and each event then reaches one line, not three of two wider arrays
         self._scratch = _lines(batch)
-        self._deal, self._open = self._scratch[:, :4], self._scratch[:, 4:4 + _N_OPEN]
         # a batch's rows take up to 18 MB: mapping fresh pages for them cost the compiled
         # loop about a tenth of its time, so a run reuses a finished slice's
         self._rows, self._quads = _row_arrays(batch * 28)
@@ -152,7 +151,7 @@ class OutcomeLog:
         if self._ids_of is not st.data:
             self._ids = np.ascontiguousarray(st.game_id)
             self._ids_of = st.data
-        _consume(rows, self._deal, self._open, self._rows, self._quads, self._n)
+        _consume(rows, self._scratch, self._rows, self._quads, self._n)
 
     def tables(self, st: GameState, specs: list[str]) -> dict[str, pa.Table]:
         """The finished batch's tables by name: ``contracts`` and ``games``."""
@@ -188,10 +187,18 @@ def _lines(batch: int) -> np.ndarray:
     return raw[skip:skip + batch * _LINE].reshape(batch, _LINE)
 
 
+@njit(cache=True, inline="always")
+def _split_lines(scratch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The scratch lines' two parts: (batch, 4) hands as dealt, (batch, ``_N_OPEN``) the
+    open contract's columns."""
+    return scratch[:, :4], scratch[:, 4:4 + _N_OPEN]
+
+
 @njit(cache=True)
-def _consume(ev: np.ndarray, deal: np.ndarray, open_: np.ndarray, rows: np.ndarray,
-             quads: np.ndarray, n: np.ndarray) -> None:
+def _consume(ev: np.ndarray, scratch: np.ndarray, rows: np.ndarray, quads: np.ndarray,
+             n: np.ndarray) -> None:
     """Events to contract rows (``consume_event`` for each)."""
+    deal, open_ = _split_lines(scratch)
     for e in range(ev.shape[0]):
         kind = ev[e, 1]
         if kind == DEAL or kind == PICK or kind == CONTRACT_END:
@@ -254,8 +261,7 @@ def fold_events(events: int, count: int, handle: int) -> None:
     h = carray(int64_ptr(handle), (6,))
     batch, cap = h[4], h[5]
     ev = carray(int64_ptr(events), (count, EV_WIDTH))
-    scratch = carray(int32_ptr(h[0]), (batch, _LINE))
-    deal, open_ = scratch[:, :4], scratch[:, 4:4 + _N_OPEN]
+    deal, open_ = _split_lines(carray(int32_ptr(h[0]), (batch, _LINE)))
     rows = carray(int32_ptr(h[1]), (cap, _N_SCALARS + 2))
     quads = carray(int32_ptr(h[2]), (cap, _N_QUADS, 4))
     n = carray(int64_ptr(h[3]), (1,))
